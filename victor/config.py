@@ -1,0 +1,178 @@
+"""Configs: one YAML file says everything a run depends on.
+
+A config is loaded once, checked strictly (a misspelt key silently ignored
+would train a different model than the user meant), and passed down to
+every stage. `--config NAME` means `configs/NAME.yaml` in this project; a
+path to a file works too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from victor.errors import VictorError
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG_DIR = ROOT / "configs"
+TEMPLATE_DIR = ROOT / "templates"
+MODEL_DIR = ROOT / "models"
+
+
+@dataclass(frozen=True)
+class Config:
+    name: str
+    path: Path
+    # sha256 of the file's bytes: a model records it to detect a config change.
+    digest: str
+    parser: str
+    tag_delete: frozenset[str]
+    template: Path
+    model: Path
+    crf_features: tuple[str, ...]
+    extras: dict[str, bool]
+    values: dict[str, tuple[float, ...]]
+    scales: dict[str, int]
+    regexp: dict[str, tuple[re.Pattern, ...]]
+    crf: dict[str, float]
+    perplexity_model: Path | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
+# key: (type check, description used in the error message)
+_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "parser": (str, "a parser name"),
+    "tag-delete": (list, "a list of tag names"),
+    "template": (str, "a template name or path"),
+    "model": (str, "a model path"),
+    "crf-features": (list, "a list of feature names"),
+    "extras": (dict, "a mapping of extra feature families to true/false"),
+    "values": (dict, "a mapping of feature names to ascending number lists"),
+    "scales": (dict, "a mapping of feature names to step counts"),
+    "regexp": (dict, "a mapping of names to lists of regular expressions"),
+    "crf": (dict, "a mapping with c1, c2, max-iterations"),
+    "perplexity-model": ((str, type(None)), "a language model path or null"),
+}
+_REQUIRED = ("tag-delete", "crf-features")
+_CRF_KEYS = {"c1", "c2", "max-iterations"}
+
+
+def resolve(name_or_path: str | Path) -> Path:
+    """`cleaneval` means configs/cleaneval.yaml; anything with a slash or a
+    .yaml ending is a path."""
+    s = str(name_or_path)
+    if "/" in s or s.endswith((".yaml", ".yml")):
+        return Path(s)
+    return CONFIG_DIR / f"{s}.yaml"
+
+
+def load_config(name_or_path: str | Path) -> Config:
+    path = resolve(name_or_path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        known = ", ".join(sorted(p.stem for p in CONFIG_DIR.glob("*.yaml")))
+        raise VictorError(f"{path}: cannot read config ({e.strerror}); known configs: {known}")
+    try:
+        raw = yaml.safe_load(data)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark else ""
+        raise VictorError(f"{path}:{where} not valid YAML: {getattr(e, 'problem', e)}")
+    if not isinstance(raw, dict):
+        raise VictorError(f"{path}: a config must be a mapping of keys to values")
+
+    def bad(key: str, why: str) -> VictorError:
+        return VictorError(f"{path}: key '{key}': {why}")
+
+    for key, value in raw.items():
+        if key not in _KEYS:
+            raise bad(key, f"unknown key; known keys: {', '.join(_KEYS)}")
+        kind, what = _KEYS[key]
+        if not isinstance(value, kind):
+            raise bad(key, f"must be {what}, not {type(value).__name__}")
+    for key in _REQUIRED:
+        if key not in raw:
+            raise VictorError(f"{path}: missing required key '{key}'")
+
+    values: dict[str, tuple[float, ...]] = {}
+    for feat, lst in raw.get("values", {}).items():
+        if (not isinstance(lst, list) or not lst
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in lst)
+                or sorted(lst) != lst):
+            raise bad(f"values.{feat}", "must be a non-empty ascending list of numbers")
+        values[str(feat)] = tuple(lst)
+    scales: dict[str, int] = {}
+    for feat, steps in raw.get("scales", {}).items():
+        if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
+            raise bad(f"scales.{feat}", "must be a whole number of steps, at least 1")
+        scales[str(feat)] = steps
+    regexp: dict[str, tuple[re.Pattern, ...]] = {}
+    for name, patterns in raw.get("regexp", {}).items():
+        if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+            raise bad(f"regexp.{name}", "must be a list of regular expressions (strings)")
+        compiled = []
+        for i, p in enumerate(patterns, 1):
+            try:
+                compiled.append(re.compile(p))
+            except re.error as e:
+                raise bad(f"regexp.{name}", f"pattern {i} does not compile: {e}")
+        regexp[str(name)] = tuple(compiled)
+    extras: dict[str, bool] = {}
+    for name, on in raw.get("extras", {}).items():
+        if not isinstance(on, bool):
+            raise bad(f"extras.{name}", "must be true or false")
+        extras[str(name)] = on
+    crf = dict(raw.get("crf", {}))
+    for k, v in crf.items():
+        if k not in _CRF_KEYS:
+            raise bad(f"crf.{k}", f"unknown; known: {', '.join(sorted(_CRF_KEYS))}")
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
+            raise bad(f"crf.{k}", "must be a non-negative number")
+    for i, f in enumerate(raw["crf-features"]):
+        if not isinstance(f, str):
+            raise bad("crf-features", f"item {i + 1} must be a feature name")
+    for i, t in enumerate(raw["tag-delete"]):
+        if not isinstance(t, str):
+            raise bad("tag-delete", f"item {i + 1} must be a tag name")
+
+    from victor.tidy import PARSERS, DEFAULT_PARSER
+
+    parser = raw.get("parser", DEFAULT_PARSER)
+    if parser not in PARSERS:
+        raise bad("parser", f"unknown parser {parser!r}; choose one of {', '.join(PARSERS)}")
+    template_path = _locate(raw.get("template", path.stem), path, TEMPLATE_DIR, ".tpl")
+    model_path = _locate(raw.get("model", path.stem), path, MODEL_DIR, ".crfsuite")
+    lm = raw.get("perplexity-model")
+    return Config(
+        name=path.stem,
+        path=path,
+        digest=hashlib.sha256(data).hexdigest(),
+        parser=parser,
+        tag_delete=frozenset(t.lower() for t in raw["tag-delete"]),
+        template=template_path,
+        model=model_path,
+        crf_features=tuple(raw["crf-features"]),
+        extras=extras,
+        values=values,
+        scales=scales,
+        regexp=regexp,
+        crf=crf,
+        perplexity_model=_locate(lm, path, MODEL_DIR, "") if lm else None,
+        raw=raw,
+    )
+
+
+def _locate(value: str, config_path: Path, folder: Path, suffix: str) -> Path:
+    """A bare name is a file of the project's own folder (`cleaneval` ->
+    templates/cleaneval.tpl); a path is taken relative to the config file,
+    so that a user's config can sit beside the user's template and model."""
+    if "/" not in value:
+        return folder / (value if value.endswith(suffix) else value + suffix)
+    p = Path(value)
+    return p if p.is_absolute() else config_path.parent / p

@@ -1,0 +1,88 @@
+"""Stage 2: make the tree say what a reader sees, before it is split into blocks.
+
+Elements that never render text (scripts, styles, objects: the config's
+`tag-delete`) go; each line of `<pre>` becomes a block of its own, because
+a block is labelled as a whole and preformatted text mixes content and
+noise line by line (thesis 3.2); `<img alt>` text, which a reader sees
+where the image fails, becomes the image's text; CleanEval's
+`<text id=... title=...>` wrapper gives the page's address and title and
+is then removed, so that it never looks like a container.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from victor.tidy import Element, Node
+
+
+@dataclass(slots=True)
+class Precleaned:
+    body: Element
+    url: str
+    title: str
+
+
+def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
+    """Returns the body of the page with the deletions and rewrites applied.
+
+    The `<head>` is dropped as a whole: its text (the title) is metadata,
+    not page content. The tree is changed in place.
+    """
+    url = title = ""
+    body = next((c for c in root.children if isinstance(c, Element) and c.tag == "body"), None)
+    if body is None:
+        body = Element("body", {}, [c for c in root.children
+                                    if not (isinstance(c, Element) and c.tag == "head")])
+    for c in root.children:
+        if isinstance(c, Element) and c.tag == "head":
+            title = _text_of(c, "title")
+    stack = [body]
+    while stack:
+        el = stack.pop()
+        kept: list[Node] = []
+        pending = list(reversed(el.children))
+        while pending:
+            child = pending.pop()
+            if isinstance(child, str):
+                if el.tag == "pre" and "\n" in child:
+                    kept.extend(_pre_lines(child))
+                else:
+                    kept.append(child)
+                continue
+            tag = child.tag
+            if tag in tag_delete:
+                continue
+            if tag == "text" and "id" in child.attrs:
+                if not url:
+                    url = child.attrs["id"].strip()
+                    title = child.attrs.get("title", "").strip() or title
+                pending.extend(reversed(child.children))
+                continue
+            if tag == "img":
+                alt = " ".join(child.attrs.get("alt", "").split())
+                if alt:
+                    child.children.append(alt)
+            stack.append(child)
+            kept.append(child)
+        el.children = kept
+    return Precleaned(body, url, title)
+
+
+def _pre_lines(text: str) -> list[Node]:
+    lines = text.split("\n")
+    out: list[Node] = [lines[0]]
+    for line in lines[1:]:
+        out.append(Element("br"))
+        out.append(line)
+    return out
+
+
+def _text_of(el: Element, tag: str) -> str:
+    stack = [el]
+    while stack:
+        e = stack.pop()
+        if e.tag == tag:
+            return " ".join("".join(c for c in e.children if isinstance(c, str)).split())
+        stack.extend(c for c in e.children if isinstance(c, Element))
+    return ""
