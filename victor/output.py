@@ -47,3 +47,54 @@ def plain_text(texts: list[str], labels: list[str]) -> str:
     """One segment a paragraph, paragraphs separated by blank lines."""
     segs = segments(texts, labels)
     return "\n\n".join(s.text for s in segs) + ("\n" if segs else "")
+
+
+def listing(texts: list[str], labels: list[str]) -> str:
+    """Victor's own view: every block with its label, as an annotation lists
+    them, so a cleaned page can be corrected and used for training."""
+    return "".join(f"{label}\t{text}\n" for text, label in zip(texts, labels))
+
+
+def jsonl_record(page, labels: list[str], content: list[float]) -> str:
+    """One JSON line a page: what a corpus builder stores."""
+    import json
+
+    record = {
+        "source": page.source,
+        "url": page.url,
+        "title": page.title,
+        "text": plain_text([b.text for b in page.blocks], labels).strip(),
+        "blocks": [
+            {"id": b.id, "label": lab, "content": round(p, 4), "text": b.text}
+            for b, lab, p in zip(page.blocks, labels, content)
+        ],
+    }
+    return json.dumps(record, ensure_ascii=False) + "\n"
+
+
+_COLOURS = {"p": "#d8f5d0", "h": "#c9e2ff", "l": "#fff1b8", "c": "#e9f9e4", "o": "#eeeeee"}
+_NAMES = {"p": "paragraph", "h": "header", "l": "list item", "c": "continuation", "o": "other"}
+
+
+def html_report(page, labels: list[str], marginals: list[dict[str, float]]) -> str:
+    """A self-contained page for people who would rather look than read:
+    blocks coloured by label, the CRF's probabilities on hover."""
+    from html import escape
+
+    legend = " ".join(
+        f'<span class="b {k}">{escape(v)}</span>' for k, v in _NAMES.items())
+    rows = []
+    for b, lab, m in zip(page.blocks, labels, marginals):
+        tip = ", ".join(f"{k} {m.get(k, 0.0):.2f}" for k in "phlco")
+        rows.append(f'<div class="b {lab}" title="#{b.id} {escape(_NAMES.get(lab, lab))}: '
+                    f'{escape(tip)}"><i>{lab}</i> {escape(b.text)}</div>')
+    style = "".join(f".{k}{{background:{c}}}" for k, c in _COLOURS.items())
+    return (
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+        f"<title>Victor: {escape(page.url or page.source)}</title><style>"
+        "body{font:14px/1.4 sans-serif;max-width:60em;margin:1em auto}"
+        ".b{padding:2px 6px;margin:1px 0;border-radius:3px}.o{color:#888}"
+        "i{font-style:normal;font-weight:bold;margin-right:.5em}"
+        f"{style}</style></head><body><h1>{escape(page.title or page.url or page.source)}</h1>"
+        f"<p>{escape(page.url)}</p><p>{legend}</p>\n" + "\n".join(rows) + "\n</body></html>\n"
+    )

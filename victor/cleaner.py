@@ -1,0 +1,89 @@
+"""The Python API: one object that holds a loaded config, template and model
+and turns page bytes into labelled blocks, so a batch pays for loading once.
+
+    from victor import Cleaner
+    result = Cleaner("cleaneval").clean(html_bytes)
+    print(result.text())
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from victor import crf, features, output
+from victor.config import Config, load_config
+from victor.page import Page, read_page
+
+
+@dataclass(slots=True)
+class Result:
+    page: Page
+    labels: list[str]
+    # Probability that each block is content (any label but o), from the
+    # CRF's marginals.
+    content: list[float]
+    marginals: list[dict[str, float]]
+    features: list[dict[str, str]]
+
+    @property
+    def texts(self) -> list[str]:
+        return [b.text for b in self.page.blocks]
+
+    def cleaneval(self) -> str:
+        return output.cleaneval(self.page.url, self.texts, self.labels)
+
+    def text(self) -> str:
+        return output.plain_text(self.texts, self.labels)
+
+    def victor(self) -> str:
+        return output.listing(self.texts, self.labels)
+
+    def jsonl(self) -> str:
+        return output.jsonl_record(self.page, self.labels, self.content)
+
+    def html(self) -> str:
+        return output.html_report(self.page, self.labels, self.marginals)
+
+    def table(self) -> str:
+        return features.table(self.page, self.features)
+
+    def render(self, fmt: str) -> str:
+        """The output named by clean.py's --format."""
+        return getattr(self, fmt)()
+
+
+class Cleaner:
+    """Loads what cleaning needs once; `clean` may then be called for many pages."""
+
+    def __init__(self, config: str | Path | Config = "cleaneval", model: str | Path | None = None,
+                 threshold: float | None = None):
+        self.config = config if isinstance(config, Config) else load_config(config)
+        self.selected = features.select_features(self.config)
+        self.template = crf.load_template(self.config.template)
+        self.model = crf.load_model(model or self.config.model, expected_config=self.config.name)
+        self.threshold = threshold
+        self.lm = None
+        if self.config.extras.get("perplexity"):
+            from victor.perplexity import PerplexityModel, default_model_path
+
+            self.lm = PerplexityModel.load(self.config.perplexity_model or default_model_path())
+
+    def read(self, data: bytes, source: str = "-", url: str = "",
+             encoding: str | None = None) -> Page:
+        return read_page(data, self.config, source, encoding, url)
+
+    def clean(self, data: bytes, source: str = "-", url: str = "",
+              encoding: str | None = None) -> Result:
+        """`url` and `encoding` come from outside the page (a crawl record);
+        the page's own CleanEval wrapper, if any, wins for the URL."""
+        return self.label(self.read(data, source, url, encoding))
+
+    def label(self, page: Page) -> Result:
+        dicts = features.compute(page, self.config, self.lm)
+        labels, marginals = self.model.tag(dicts, self.template)
+        content = [1.0 - m.get("o", 0.0) for m in marginals]
+        if self.threshold is not None:
+            labels = [lab if lab == "o" or p >= self.threshold else "o"
+                      for lab, p in zip(labels, content)]
+        return Result(page, labels, content, marginals, dicts)
