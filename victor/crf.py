@@ -1,0 +1,567 @@
+"""The CRF stage: Victor's template, its expansion into crfsuite attributes,
+training with L-BFGS, and tagging with per-block marginals.
+
+A template (see docs/templates.md) says which features of which neighbouring
+blocks the CRF sees and which of them it sees in combination. Expansion is on
+the hot path of cleaning, so a template keeps, across pages, its wildcards
+resolved per set of feature names and a memo from each feature value to its
+attribute strings; the per-block work then runs inside map(), zip() and
+filter().
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib.metadata
+import itertools
+import json
+import os
+import platform
+import re
+import secrets
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
+
+import pycrfsuite
+
+from victor.errors import VictorError
+
+LABELS = ("p", "h", "l", "c", "o")
+
+# Every block gets this attribute so that the CRF can learn label priors.
+BIAS = "bias"
+
+DEFAULT_PARAMS: dict[str, object] = {
+    "c1": 0.1,
+    "c2": 0.01,
+    "max_iterations": 200,
+    # All 25 label transitions get a weight, even those unseen in training:
+    # with five labels that is cheap and lets L1/L2 decide.
+    "feature.possible_transitions": True,
+}
+
+# Bounds on what a template remembers between pages (see _Memo, _Plan).
+_MEMO_LIMIT = 4096
+_LAYOUT_LIMIT = 64
+
+_PATTERN = re.compile(r"[A-Za-z0-9_.\-]+\*?|\*")
+_REFERENCE = re.compile(r"\s*(?P<pattern>[^\s\[\]&]+)\s*(?:\[(?P<offsets>[^\]]*)\])?\s*")
+_OFFSET = re.compile(r"\s*([+-]?\d+)\s*(?:\.\.\s*([+-]?\d+)\s*)?")
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A feature name, or a name prefix ending in `*`, seen at some offsets."""
+
+    pattern: str
+    offsets: tuple[int, ...]
+
+    def matches(self, name: str) -> bool:
+        if self.pattern.endswith("*"):
+            return name.startswith(self.pattern[:-1])
+        return name == self.pattern
+
+    def __str__(self) -> str:
+        return f"{self.pattern}[{','.join(map(str, self.offsets))}]"
+
+
+@dataclass(frozen=True)
+class Template:
+    """A parsed template. `lines` with one reference emit single features;
+    lines with several emit their conjunctions."""
+
+    source: str
+    text: str
+    lines: tuple[tuple[Reference, ...], ...]
+    # The attributes a trained model knows, when expanding for that model:
+    # crfsuite would ignore the rest, but only after converting and looking
+    # them up, which is the larger part of tagging time.
+    vocabulary: frozenset[str] | None = field(default=None, compare=False, repr=False)
+    _plan: dict = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    @property
+    def digest(self) -> str:
+        """Hash of the template's meaning (comments and spacing do not count),
+        stored with a model so that a changed template is noticed."""
+        canonical = "\n".join(" & ".join(map(str, line)) for line in self.lines)
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def load_template(path: str | os.PathLike) -> Template:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise VictorError(f"{path}: template file not found") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise VictorError(f"{path}: cannot read template ({e})") from None
+    return parse_template(text, str(path))
+
+
+def parse_template(text: str, source: str) -> Template:
+    """`source` names the template in error messages (a path, or a model
+    file whose metadata carries the template)."""
+    lines = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        body = raw.split("#", 1)[0].strip()
+        if body:
+            line = tuple(_parse_reference(part, source, number) for part in body.split("&"))
+            if line not in lines:
+                lines.append(line)
+    if not lines:
+        raise VictorError(f"{source}: template names no features")
+    return Template(source=source, text=text, lines=tuple(lines))
+
+
+def _parse_reference(part: str, source: str, number: int) -> Reference:
+    where = f"{source} line {number}"
+    m = _REFERENCE.fullmatch(part)
+    if not m:
+        raise VictorError(f"{where}: expected FEATURE[OFFSETS], got '{part.strip()}'")
+    pattern = m["pattern"]
+    if not _PATTERN.fullmatch(pattern):
+        raise VictorError(
+            f"{where}: bad feature name '{pattern}' (letters, digits, '.', '-', '_'; "
+            "'*' only at the end)")
+    if m["offsets"] is None:
+        return Reference(pattern, (0,))
+    offsets: set[int] = set()
+    for item in m["offsets"].split(","):
+        o = _OFFSET.fullmatch(item)
+        if not o:
+            raise VictorError(f"{where}: bad offset '{item.strip()}' in '{part.strip()}'")
+        first = int(o[1])
+        last = first if o[2] is None else int(o[2])
+        if last < first:
+            raise VictorError(f"{where}: offset range '{item.strip()}' runs backwards")
+        offsets.update(range(first, last + 1))
+    return Reference(pattern, tuple(sorted(offsets)))
+
+
+# ---------------------------------------------------------------- expansion
+#
+# Expansion works on columns rather than blocks: for each (feature, offset)
+# the page's values are shifted by the offset and mapped through a memo from
+# value to attribute strings, so the per-block work happens inside map(),
+# zip() and filter(). The memos live with the template and serve every page.
+
+
+def _attribute(name: str, offset: int, value: str) -> str:
+    return f"{name}[{offset:+d}]={value}"
+
+
+class _Memo(dict):
+    """key -> the attributes it emits: one string, None for none, or a tuple
+    for several (a bag). Single strings let most columns be assembled with
+    filter(); only columns of memos that have met a bag pay for flattening.
+    Remembers a bounded number of keys: discretised features have a handful
+    of values, but bags such as class names can have unboundedly many."""
+
+    def __init__(self, make: Callable[..., list[str]], vocabulary: frozenset[str] | None):
+        super().__init__()
+        self.make = make
+        self.vocabulary = vocabulary
+        self.has_bags = False
+
+    def __missing__(self, key):
+        attrs = self.make(key)
+        if self.vocabulary is not None:
+            attrs = [a for a in attrs if a in self.vocabulary]
+        if len(attrs) > 1:
+            self.has_bags = True
+            value = tuple(attrs)
+        else:
+            value = attrs[0] if attrs else None
+        if len(self) < _MEMO_LIMIT:
+            self[key] = value
+        return value
+
+
+def _items(value: str | None) -> list[str]:
+    # Whitespace separates the items of a bag; an empty bag or an absent
+    # feature emits nothing.
+    return value.split() if value else []
+
+
+def _single(name: str, offset: int, vocabulary: frozenset[str] | None) -> _Memo:
+    return _Memo(lambda value: [_attribute(name, offset, item) for item in _items(value)],
+                 vocabulary)
+
+
+def _combination(terms: tuple[tuple[str, int], ...], vocabulary: frozenset[str] | None) -> _Memo:
+    def make(values: tuple[str | None, ...]) -> list[str]:
+        choices = [[_attribute(name, offset, item) for item in _items(value)]
+                   for (name, offset), value in zip(terms, values)]
+        return ["|".join(parts) for parts in itertools.product(*choices)]
+    return _Memo(make, vocabulary)
+
+
+@dataclass
+class _Layout:
+    """What a template asks of a page with a given set of feature names."""
+
+    names: tuple[str, ...]
+    singles: list[tuple[str, int, _Memo]]
+    combinations: list[tuple[tuple[tuple[str, int], ...], _Memo]]
+
+
+@dataclass
+class _Plan:
+    template: Template
+    constant: list[tuple[str, int]]   # bias and the page-edge markers
+    singles: dict = field(default_factory=dict)
+    combinations: dict = field(default_factory=dict)
+    layouts: dict = field(default_factory=dict)
+
+    def layout(self, names: frozenset[str]) -> _Layout:
+        layout = self.layouts.get(names)
+        if layout is None:
+            if len(self.layouts) >= _LAYOUT_LIMIT:
+                self.layouts.clear()
+            layout = self.layouts[names] = self._resolve(sorted(names))
+        return layout
+
+    def _resolve(self, names: list[str]) -> _Layout:
+        """Resolves the wildcards against the page's feature names. A feature
+        matched by several single lines is emitted once per distinct offset;
+        a combination is emitted once however many lines produce it, mirror
+        images included, and never combines a term with itself."""
+        vocabulary = self.template.vocabulary
+        single_refs = [line[0] for line in self.template.lines if len(line) == 1]
+        singles = []
+        for name in names:
+            for o in sorted({o for ref in single_refs if ref.matches(name) for o in ref.offsets}):
+                if (name, o) not in self.singles:
+                    self.singles[name, o] = _single(name, o, vocabulary)
+                singles.append((name, o, self.singles[name, o]))
+        combinations = []
+        seen = set()
+        for line in self.template.lines:
+            if len(line) == 1:
+                continue
+            choices = [[(name, o) for name in names if ref.matches(name) for o in ref.offsets]
+                       for ref in line]
+            for terms in itertools.product(*choices):
+                key = frozenset(terms)
+                if len(key) < len(terms) or key in seen:
+                    continue
+                seen.add(key)
+                if terms not in self.combinations:
+                    self.combinations[terms] = _combination(terms, vocabulary)
+                combinations.append((terms, self.combinations[terms]))
+        used = {name for name, _, _ in singles}
+        used.update(name for terms, _ in combinations for name, _ in terms)
+        return _Layout(tuple(sorted(used)), singles, combinations)
+
+
+def _plan(template: Template) -> _Plan:
+    if "plan" not in template._plan:
+        reach = sorted({o for line in template.lines for ref in line for o in ref.offsets} - {0})
+        constant = [(BIAS, 0)] + [(f"__BOS__[{o:+d}]" if o < 0 else f"__EOS__[{o:+d}]", o)
+                                  for o in reach]
+        if template.vocabulary is not None:
+            constant = [(a, o) for a, o in constant if a in template.vocabulary]
+        template._plan["plan"] = _Plan(template, constant)
+    return template._plan["plan"]
+
+
+def _shift(column: list, offset: int) -> list:
+    """Entry i of the result is entry i + offset of `column`, None off the page."""
+    n = len(column)
+    if offset >= 0:
+        return column[offset:] + [None] * min(offset, n)
+    return [None] * min(-offset, n) + column[:max(n + offset, 0)]
+
+
+def _constant(n: int, attribute: str, offset: int) -> list[str | None]:
+    """`attribute` on every block when offset is 0; otherwise on the blocks
+    whose neighbour at `offset` lies beyond the page."""
+    if offset == 0:
+        return [attribute] * n
+    k = min(abs(offset), n)
+    if offset < 0:
+        return [attribute] * k + [None] * (n - k)
+    return [None] * (n - k) + [attribute] * k
+
+
+def expand(template: Template, feature_dicts: Sequence[dict[str, str]]) -> list[list[str]]:
+    """Attribute strings for each block of one page, in the form crfsuite's
+    Trainer.append and Tagger.set take directly."""
+    n = len(feature_dicts)
+    if n == 0:
+        return []
+    plan = _plan(template)
+    layout = plan.layout(frozenset().union(*feature_dicts))
+    values = {name: [d.get(name) for d in feature_dicts] for name in layout.names}
+    shifted: dict[tuple[str, int], list] = {}
+
+    def column(name: str, offset: int) -> list:
+        if (name, offset) not in shifted:
+            shifted[name, offset] = _shift(values[name], offset)
+        return shifted[name, offset]
+
+    plain = [_constant(n, attribute, o) for attribute, o in plan.constant]
+    bagged = []
+    for name, o, memo in layout.singles:
+        attrs = list(map(memo.__getitem__, column(name, o)))
+        (bagged if memo.has_bags else plain).append(attrs)
+    for terms, memo in layout.combinations:
+        attrs = list(map(memo.__getitem__, zip(*(column(name, o) for name, o in terms))))
+        (bagged if memo.has_bags else plain).append(attrs)
+
+    out = [list(filter(None, row)) for row in zip(*plain)]
+    if bagged:
+        for attrs, row in zip(out, zip(*bagged)):
+            for entry in row:
+                if type(entry) is tuple:
+                    attrs.extend(entry)
+                elif entry is not None:
+                    attrs.append(entry)
+    return out
+
+
+# ---------------------------------------------------------------- training
+
+
+class _Trainer(pycrfsuite.Trainer):
+    """crfsuite's trainer, reporting iterations to a callback instead of
+    printing its log."""
+
+    def __init__(self, on_iteration: Callable[[int, float], None] | None):
+        super().__init__(algorithm="lbfgs", verbose=True)
+        self.report = on_iteration
+        self.iterations = 0
+        self.loss: float | None = None
+
+    def on_iteration(self, log, info):
+        self.iterations = info["num"]
+        self.loss = info["loss"]
+        if self.report is not None:
+            self.report(self.iterations, self.loss)
+
+    def on_start(self, log): pass
+    def on_featgen_progress(self, log, percent): pass
+    def on_featgen_end(self, log): pass
+    def on_prepared(self, log): pass
+    def on_prepare_error(self, log): pass
+    def on_optimization_end(self, log): pass
+    def on_end(self, log): pass
+
+
+def _training_params(params: Mapping[str, object], trainer: _Trainer) -> dict[str, object]:
+    """Victor's defaults overlaid with the caller's crfsuite L-BFGS settings.
+    A dash may stand for an underscore (YAML configs write max-iterations).
+    crfsuite itself silently reads a malformed number as 0, so values are
+    checked here."""
+    known = set(trainer.params())
+    merged = dict(DEFAULT_PARAMS)
+    for key, value in params.items():
+        name = key.replace("-", "_")
+        if name not in known:
+            raise VictorError(
+                f"crf settings: unknown parameter '{key}' (known: {', '.join(sorted(known))})")
+        if name != "linesearch" and (isinstance(value, str) or not isinstance(value, (int, float))):
+            raise VictorError(f"crf settings: parameter '{key}' must be a number, not {value!r}")
+        merged[name] = value
+    return merged
+
+
+def _metadata_path(model_path: Path) -> Path:
+    return model_path.with_name(model_path.name + ".json")
+
+
+def _versions() -> dict[str, str]:
+    return {"python": platform.python_version(),
+            "python-crfsuite": importlib.metadata.version("python-crfsuite")}
+
+
+def train(sequences: Sequence[Sequence[dict[str, str]]],
+          labels: Sequence[Sequence[str]],
+          template: Template,
+          params: Mapping[str, object],
+          model_path: str | os.PathLike,
+          metadata: Mapping[str, object],
+          on_iteration: Callable[[int, float], None] | None = None) -> dict:
+    """Trains on whole pages and writes MODEL plus MODEL.json beside it.
+
+    Both files are written under temporary names and renamed into place, so
+    an interrupted run leaves the previous model usable. The metadata keeps
+    the caller's keys (a `config` key is what load_model checks) and adds the
+    template itself, since tagging must expand features exactly as training
+    did, plus the model file's size and hash, which is how a truncated or
+    mismatched model file is recognised. Returns the metadata written."""
+    path = Path(model_path)
+    if len(sequences) != len(labels):
+        raise VictorError(f"{path}: {len(sequences)} pages of features but {len(labels)} of labels")
+    counts: Counter[str] = Counter()
+    for number, (blocks, page_labels) in enumerate(zip(sequences, labels), start=1):
+        if len(blocks) != len(page_labels):
+            raise VictorError(f"{path}: training page {number} has {len(blocks)} blocks "
+                              f"but {len(page_labels)} labels")
+        counts.update(page_labels)
+    unknown = sorted(set(counts) - set(LABELS))
+    if unknown:
+        raise VictorError(f"{path}: unknown labels {unknown} in training data "
+                          f"(expected {', '.join(LABELS)})")
+    if not counts:
+        raise VictorError(f"{path}: no training blocks")
+
+    trainer = _Trainer(on_iteration)
+    settings = _training_params(params, trainer)
+    trainer.set_params(settings)
+    for blocks, page_labels in zip(sequences, labels):
+        if blocks:
+            trainer.append(expand(template, blocks), list(page_labels))
+
+    temporaries: list[Path] = []
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        model_tmp = _temporary(path, temporaries)
+        meta_tmp = _temporary(_metadata_path(path), temporaries)
+        started = time.perf_counter()
+        trainer.train(str(model_tmp))
+        seconds = time.perf_counter() - started
+        data = model_tmp.read_bytes()
+        written = {
+            **metadata,
+            "labels": dict(sorted(counts.items())),
+            "pages": len(sequences),
+            "template": {"source": template.source, "sha256": template.digest,
+                         "text": template.text},
+            "params": settings,
+            "iterations": trainer.iterations,
+            "final_loss": trainer.loss,
+            "training_seconds": round(seconds, 3),
+            "trained_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "versions": _versions(),
+            "model_bytes": len(data),
+            "model_sha256": hashlib.sha256(data).hexdigest(),
+        }
+        meta_tmp.write_text(json.dumps(written, indent=2, ensure_ascii=False) + "\n",
+                            encoding="utf-8")
+        os.replace(model_tmp, path)
+        os.replace(meta_tmp, _metadata_path(path))
+    except OSError as e:
+        raise VictorError(f"{path}: cannot write model ({e.strerror or e})") from None
+    except pycrfsuite.CRFSuiteError as e:
+        raise VictorError(f"{path}: crfsuite failed to train ({e})") from None
+    finally:
+        for tmp in temporaries:
+            tmp.unlink(missing_ok=True)
+    return written
+
+
+def _temporary(path: Path, created: list[Path]) -> Path:
+    """A fresh file in the target's folder, so that renaming it over the
+    target is atomic; recorded in `created` for clean-up."""
+    name = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    # Unlike mkstemp's 0600, this leaves permissions to the umask, as for
+    # any file the user writes.
+    os.close(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    created.append(name)
+    return name
+
+
+# ---------------------------------------------------------------- tagging
+
+
+@dataclass
+class Model:
+    """A trained CRF with the template it was trained with. Not thread-safe:
+    crfsuite's tagger holds the page being tagged."""
+
+    path: Path
+    metadata: dict
+    labels: tuple[str, ...]
+    template: Template
+    tagger: pycrfsuite.Tagger = field(repr=False)
+
+    def tag(self, feature_dicts: Sequence[dict[str, str]]) -> tuple[list[str], list[dict[str, float]]]:
+        """The most likely labels of a page's blocks, and for each block the
+        probability of every label (which downstream thresholds can use)."""
+        items = expand(self.template, feature_dicts)
+        if not items:
+            return [], []
+        self.tagger.set(items)
+        labels = self.tagger.tag()
+        marginal = self.tagger.marginal
+        return labels, [{label: marginal(label, t) for label in self.labels}
+                        for t in range(len(items))]
+
+
+def load_model(path: str | os.PathLike, expected_config: object = None) -> Model:
+    """Opens a model written by train(), refusing anything crfsuite might
+    crash on or silently misread: the file must match the size and hash its
+    metadata recorded, and open with labels. With `expected_config`, the
+    metadata's `config` must equal it, so that a model is not used with
+    features computed under another configuration."""
+    path = Path(path)
+    meta_path = _metadata_path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise VictorError(f"{path}: model file not found; train one first") from None
+    except OSError as e:
+        raise VictorError(f"{path}: cannot read model ({e.strerror})") from None
+    try:
+        metadata = json.loads(meta_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise VictorError(f"{meta_path}: model metadata not found; retrain {path}") from None
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise VictorError(f"{meta_path}: unreadable model metadata ({e}); retrain {path}") from None
+    if not isinstance(metadata, dict) or not isinstance(metadata.get("template"), dict):
+        raise VictorError(f"{meta_path}: not Victor model metadata; retrain {path}")
+
+    if len(data) != metadata.get("model_bytes") or not data.startswith(b"lCRF"):
+        raise VictorError(f"{path}: truncated or corrupt model file ({len(data)} bytes, "
+                          f"{metadata.get('model_bytes')} expected); retrain")
+    if hashlib.sha256(data).hexdigest() != metadata.get("model_sha256"):
+        raise VictorError(f"{path}: model file does not match its metadata "
+                          f"(corrupt, or replaced without {meta_path.name}); retrain")
+    if expected_config is not None and metadata.get("config") != expected_config:
+        raise VictorError(f"{path}: trained for config {metadata.get('config')!r}, "
+                          f"not {expected_config!r}; retrain or choose the matching model")
+
+    tagger = pycrfsuite.Tagger()
+    try:
+        tagger.open(str(path))
+        labels = tuple(tagger.labels())
+    except (ValueError, OSError) as e:
+        raise VictorError(f"{path}: crfsuite cannot open the model ({e}); retrain") from None
+    if not labels or not set(labels) <= set(LABELS):
+        raise VictorError(f"{path}: model has labels {list(labels)}, expected some of "
+                          f"{', '.join(LABELS)}; retrain")
+    try:
+        template = parse_template(metadata["template"]["text"], str(meta_path))
+    except (KeyError, TypeError):
+        raise VictorError(f"{meta_path}: metadata lacks the template text; retrain {path}") from None
+    if template.digest != metadata["template"].get("sha256"):
+        raise VictorError(f"{meta_path}: template text does not match its recorded hash; "
+                          f"retrain {path}")
+    template = dataclasses.replace(template, vocabulary=_vocabulary(tagger))
+    return Model(path, metadata, labels, template, tagger)
+
+
+def _vocabulary(tagger: pycrfsuite.Tagger) -> frozenset[str]:
+    """The attributes the model has weights for, read from crfsuite's dump
+    (the only place the API exposes them)."""
+    fd, name = tempfile.mkstemp(suffix=".dump")
+    os.close(fd)
+    try:
+        tagger.dump(name)
+        attributes = set()
+        with open(name, encoding="utf-8") as dump:
+            for line in dump:
+                if line.startswith("ATTRIBUTES"):
+                    break
+            for line in dump:
+                if line.startswith("}"):
+                    break
+                attributes.add(line.split(": ", 1)[1].rstrip("\n"))
+    finally:
+        os.unlink(name)
+    return frozenset(attributes)
