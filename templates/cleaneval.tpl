@@ -32,7 +32,7 @@ document.*              [0]
 
 # Optional extras; absent from the feature dicts unless enabled upstream.
 class-words             [-1..1]
-link-density            [-1..1]
+link-density*           [-1..1]
 depth                   [-1..1]
 perplexity              [-1..1]
 
@@ -48,4 +48,4 @@ bullet[-1] & bullet[0]
 bullet[0] & bullet[+1]
 first-duplicate[0] & duplicate-count[0]
 # Short, link-heavy blocks in a small group are menus.
-link-density[0] & div-group.word-ratio[0]
+link-density*[0] & div-group.word-ratio[0]

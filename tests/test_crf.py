@@ -7,6 +7,7 @@ import pytest
 
 from victor.crf import (
     Reference,
+    compact_key,
     expand,
     load_model,
     load_template,
@@ -95,6 +96,16 @@ def test_expansion_gives_each_block_its_attribute_strings():
         sorted(["bias", "a[-1]=1", "a[+0]=2", "a[+1]=3", "b.x[+0]=n", "a[-1]=1|b.x[+0]=n"]),
         sorted(["bias", "__EOS__[+1]", "a[-1]=2", "a[+0]=3"]),
     ]
+
+
+def test_the_crf_gets_each_attribute_under_a_short_fixed_key():
+    template = parse_template("a[-1..1]\nb[0] & a[0]\n", "t.tpl")
+    page = [{"a": "1", "b": "x y"}, {"a": "2", "b": "z"}]
+    readable = expand(template, page)
+    assert expand(template, page, compact=True) == [[compact_key(a) for a in attrs]
+                                                    for attrs in readable]
+    assert len(compact_key("container.class-header[+1]=1|split.br[+0]=3")) == 11
+    assert compact_key("a[+0]=1") != compact_key("a[+0]=2")
 
 
 def test_a_wildcard_combined_with_itself_pairs_distinct_features_once():
@@ -252,6 +263,20 @@ def test_a_model_for_another_config_is_refused_naming_it(trained):
     path, _, _ = trained
     with pytest.raises(VictorError, match=f"^{path}: trained for config 'tiny', not 'cleaneval'"):
         load_model(path, expected_config="cleaneval")
+
+
+@pytest.mark.parametrize("key, change, fault", [
+    ("template", {"text": "kind[0]\n"}, "template text does not match its recorded hash"),
+    ("attribute_keys", "readable", "model names its attributes by 'readable'"),
+])
+def test_altered_metadata_is_refused_naming_it(trained, tmp_path, key, change, fault):
+    path = copy_model(trained, tmp_path)
+    meta_path = path.with_name("copy.crfsuite.json")
+    metadata = json.loads(meta_path.read_text())
+    metadata[key] = {**metadata[key], **change} if isinstance(change, dict) else change
+    meta_path.write_text(json.dumps(metadata))
+    with pytest.raises(VictorError, match=f"^{meta_path}: {fault}"):
+        load_model(path)
 
 
 def test_missing_model_or_metadata_is_refused_naming_the_file(trained, tmp_path):
