@@ -27,6 +27,9 @@ from victor.page import Page, read_page
 from victor.text import collapse
 
 LABELS = ("p", "h", "l", "c", "o")
+# A block not labelled yet: the interactive tool saves unfinished pages, so
+# a person can stop and resume; training and export refuse them.
+UNLABELLED = "?"
 MAGIC = "victor-annotation 1"
 _HEADER_KEYS = ("source", "url", "config")
 # The share of a page's blocks that must be found in an annotation before
@@ -91,8 +94,9 @@ def load_annotation(path: str | os.PathLike) -> Annotation:
     labels, texts, numbers = [], [], []
     for number in range(n + 1, len(lines) + 1):
         label, sep, block = lines[number - 1].partition("\t")
-        if not sep or label not in LABELS:
-            raise bad(number, "expected a label (p, h, l, c or o), a tab and the block's text")
+        if not sep or (label not in LABELS and label != UNLABELLED):
+            raise bad(number, "expected a label (p, h, l, c, o or ? for none yet), a tab "
+                              "and the block's text")
         if not block or collapse(block) != block:
             raise bad(number, "the block's text must be non-empty, with single spaces and no tabs")
         labels.append(label)
@@ -110,9 +114,9 @@ def save_annotation(path: str | os.PathLike, annotation: Annotation) -> None:
     if len(a.labels) != len(a.texts):
         raise VictorError(f"{path}: {len(a.labels)} labels for {len(a.texts)} blocks; not saved")
     for i, (label, text) in enumerate(zip(a.labels, a.texts)):
-        if label not in LABELS:
+        if label not in LABELS and label != UNLABELLED:
             raise VictorError(f"{path}: block {i} has label {label!r}, not one of "
-                              f"{', '.join(LABELS)}; not saved")
+                              f"{', '.join(LABELS)} or {UNLABELLED}; not saved")
         if not text or collapse(text) != text:
             raise VictorError(f"{path}: block {i} has empty or uncollapsed text; not saved")
     for key, value in (("url", a.url), ("config", a.config)):
@@ -183,8 +187,18 @@ def load_training_page(anno_path: str | os.PathLike, config: Config) -> tuple[Pa
     if not os.path.exists(annotation.source):
         raise VictorError(f"{anno_path}: the page it names ('source:') does not exist: "
                           f"{annotation.source}")
+    _check_finished(annotation, anno_path)
     page = read_page_file(annotation.source, config)
     return page, attach(annotation, page, anno_path)
+
+
+def _check_finished(annotation: Annotation, where: str | os.PathLike) -> None:
+    left = annotation.labels.count(UNLABELLED)
+    if left:
+        first = annotation.labels.index(UNLABELLED)
+        at = f"line {annotation.lines[first]}" if annotation.lines else f"block {first}"
+        raise VictorError(f"{where}: {left} blocks not labelled yet (the first at {at}); "
+                          "finish them with annotate.py")
 
 
 # --- what annotate.py does besides the interactive tool -----------------
@@ -278,6 +292,7 @@ EXPORTS = ("cleaneval", "text")
 
 def export(annotation: Annotation, fmt: str) -> str:
     """The text an annotation keeps, as the cleaner would output it."""
+    _check_finished(annotation, f"the annotation of {annotation.source}")
     if fmt == "cleaneval":
         return output.cleaneval(annotation.url, annotation.texts, annotation.labels)
     if fmt == "text":
