@@ -48,9 +48,26 @@ _BOMS = (
 )
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)""", re.I)
 _TEXT_ENCODING = re.compile(rb"""<text\s[^>]*encoding\s*=\s*["']([a-zA-Z0-9_:.\-]+)["']""", re.I)
-# Browsers treat these labels as windows-1252 (WHATWG Encoding Standard),
-# and pages labelled so are very often really windows-1252.
-_AS_CP1252 = {"ascii", "us-ascii", "iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1"}
+# Labels browsers decode with a wider codec (WHATWG Encoding Standard), and
+# pages labelled so very often use the wider codec's extra characters
+# (curly quotes in "iso-8859-1" pages, GBK characters in "gb2312" ones).
+_SUPERSET = {
+    "ascii": "cp1252", "iso8859-1": "cp1252", "iso8859-9": "cp1254", "iso8859-11": "cp874",
+    "tis-620": "cp874", "gb2312": "gb18030", "gbk": "gb18030", "euc_kr": "cp949",
+    "shift_jis": "cp932", "big5": "big5hkscs",
+}
+# Labels browsers accept that Python's codec registry does not know.
+_ALIASES = {"windows-874": "cp874", "x-sjis": "shift_jis", "x-gbk": "gbk"}
+# A valid multi-byte UTF-8 sequence, else a single non-ASCII byte: scanning
+# with it tells a UTF-8 page with a few stray legacy bytes from a legacy page.
+_UTF8_UNIT = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
+    rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
+    rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}|[\x80-\xff]"
+)
+# How much messier than the detector's best guess windows-1252 may look and
+# still be chosen (the detector's chaos: the share of odd characters).
+_CP1252_MARGIN = 0.1
 # C0 controls other than tab, newline and carriage return, and DEL: they
 # carry no text and some XML-based tree builders refuse them.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -61,12 +78,11 @@ def _codec(label: bytes | str | None) -> str | None:
         return None
     name = label.decode("ascii", "ignore") if isinstance(label, bytes) else label
     name = name.strip().lower()
-    if name in _AS_CP1252:
-        return "cp1252"
     try:
-        return codecs.lookup(name).name
+        name = codecs.lookup(_ALIASES.get(name, name)).name
     except LookupError:
         return None
+    return _SUPERSET.get(name, name)
 
 
 def _looks_utf16(data: bytes) -> str | None:
@@ -85,46 +101,86 @@ def _looks_utf16(data: bytes) -> str | None:
 def decode(data: bytes, declared: str | None = None) -> tuple[str, str]:
     """Bytes to text and the name of the encoding used.
 
-    Order: byte-order mark; an encoding declared by the caller (an HTTP
-    header); CleanEval's `<text encoding=...>`; `<meta charset>` or
-    http-equiv; UTF-8 if the bytes are valid UTF-8; otherwise statistical
-    detection. A declaration that does not decode cleanly is not trusted,
-    because pages often lie about their charset. Nothing here raises: bytes
-    that fit no encoding become replacement characters.
+    Evidence in the bytes beats what the page says, because pages often
+    lie about their charset: a byte-order mark; UTF-16 without one; UTF-8,
+    when the non-ASCII bytes form valid UTF-8 sequences (legacy text
+    practically never does, while pages moved to UTF-8 often keep an old
+    `iso-8859-1` meta), tolerating a few stray legacy bytes pasted into a
+    UTF-8 page. Then the declarations, in this order: `declared` by the
+    caller (an HTTP header), CleanEval's `<text encoding=...>`,
+    `<meta charset>` or http-equiv, each only if the bytes are valid in it.
+    Then statistical detection. Nothing here raises: bytes that fit no
+    encoding become replacement characters.
     """
     for bom, name in _BOMS:
         if data.startswith(bom):
             return _clean(data[len(bom):].decode(name, "replace")), name
-    head = data[:4096]
-    candidates = [_codec(declared)]
-    m = _TEXT_ENCODING.search(head)
-    candidates.append(_codec(m.group(1)) if m else None)
-    m = _META_CHARSET.search(head)
-    candidates.append(_codec(m.group(1)) if m else None)
     utf16 = _looks_utf16(data)
     if utf16:
-        candidates.insert(0, utf16)
-    for name in candidates:
-        if name is None or (name.startswith("utf-16") and not utf16):
-            continue
+        return _clean(data.decode(utf16, "replace")), utf16
+    ascii_only = data.isascii()
+    if not ascii_only:
+        text = _mostly_utf8(data)
+        if text is not None:
+            return _clean(text), "utf-8"
+    head = data[:4096]
+    text_label = _TEXT_ENCODING.search(head)
+    meta_label = _META_CHARSET.search(head)
+    for label in (declared, text_label and text_label.group(1), meta_label and meta_label.group(1)):
+        name = _codec(label)
+        if name is None or name.startswith(("utf-16", "utf-32")):
+            continue  # the wide encodings have been ruled out by the bytes above
         try:
             return _clean(data.decode(name)), name
-        except (UnicodeDecodeError, LookupError):
+        except UnicodeDecodeError:
             continue
-    try:
-        return _clean(data.decode("utf-8")), "utf-8"
-    except UnicodeDecodeError:
-        pass
+    if ascii_only:
+        return _clean(data.decode("ascii")), "utf-8"
     name = _detect(data)
     return _clean(data.decode(name, "replace")), name
 
 
+def _mostly_utf8(data: bytes) -> str | None:
+    """The text if the bytes are UTF-8 except for fewer stray bytes than
+    valid multi-byte sequences; stray bytes are read as windows-1252, the
+    usual source of text pasted into a UTF-8 page."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    units = list(_UTF8_UNIT.finditer(data))
+    stray = sum(1 for m in units if m.end() - m.start() == 1)
+    if stray >= len(units) - stray:
+        return None
+    parts = []
+    pos = 0
+    for m in units:
+        parts.append(data[pos:m.start()].decode("ascii"))
+        unit = m.group()
+        parts.append(unit.decode("cp1252", "replace") if len(unit) == 1 else unit.decode("utf-8"))
+        pos = m.end()
+    parts.append(data[pos:].decode("ascii"))
+    return "".join(parts)
+
+
 def _detect(data: bytes) -> str:
+    """Statistical detection, with windows-1252 (the web's commonest legacy
+    encoding and browsers' default) wherever the detector finds it as
+    plausible as its best guess: with only a few accented letters or
+    symbols, many single-byte codecs decode without any oddity and the
+    detector's pick among them is arbitrary. The detector also finds
+    windows-1252 French a little messier than its Baltic misreading, hence
+    the margin; text in other scripts makes windows-1252 far messier."""
     from charset_normalizer import from_bytes
 
-    best = from_bytes(data[:200_000]).best()
+    results = from_bytes(data[:200_000])
+    best = results.best()
     if best is None:
         return "cp1252"
+    for match in results:
+        if match.chaos <= best.chaos + _CP1252_MARGIN and any(
+                _codec(c) == "cp1252" for c in [match.encoding, *match.could_be_from_charset]):
+            return "cp1252"
     return _codec(best.encoding) or "cp1252"
 
 
@@ -190,15 +246,48 @@ def _from_etree(top) -> Element:
 
 
 def _from_lxml(text: str) -> Element:
+    """libxml2 gets UTF-8 bytes, not the str: given a str it refuses pages
+    that start with an XML declaration naming an encoding. `huge_tree`
+    raises its nesting limit from 256 to 2048; past the limit libxml2
+    drops the rest of the page."""
+    import lxml.etree
     import lxml.html
 
     if not text.strip():
         return Element("html")
+    parser = lxml.html.HTMLParser(encoding="utf-8", huge_tree=True)
     try:
-        top = lxml.html.document_fromstring(text)
-    except Exception:  # lxml raises on documents it finds empty
+        top = lxml.html.document_fromstring(text.encode("utf-8"), parser=parser)
+    except lxml.etree.ParserError:  # raised for documents it finds empty
         return Element("html")
-    return _from_etree(top)
+    root = _from_etree(top)
+    _add_tbody(root)
+    return root
+
+
+def _add_tbody(root: Element) -> None:
+    """Puts rows that sit directly in a table into a tbody, as HTML5 tree
+    construction does and libxml2 does not: without it the same table
+    gives different container paths under lxml than under the others."""
+    stack = [root]
+    while stack:
+        el = stack.pop()
+        if el.tag == "table":
+            children: list[Node] = []
+            rows: Element | None = None  # the tbody being filled
+            for c in el.children:
+                if isinstance(c, Element) and c.tag == "tr":
+                    if rows is None:
+                        rows = Element("tbody")
+                        children.append(rows)
+                    rows.children.append(c)
+                elif isinstance(c, str) and rows is not None:
+                    rows.children.append(c)
+                else:
+                    rows = None
+                    children.append(c)
+            el.children = children
+        stack.extend(c for c in el.children if isinstance(c, Element))
 
 
 def _from_html5lib(text: str) -> Element:
