@@ -60,7 +60,6 @@ class Cleaner:
                  threshold: float | None = None):
         self.config = config if isinstance(config, Config) else load_config(config)
         self.selected = features.select_features(self.config)
-        self.template = crf.load_template(self.config.template)
         self.model = crf.load_model(model or self.config.model, expected_config=self.config.name)
         self.threshold = threshold
         self.lm = None
@@ -81,7 +80,7 @@ class Cleaner:
 
     def label(self, page: Page) -> Result:
         dicts = features.compute(page, self.config, self.lm)
-        labels, marginals = self.model.tag(dicts, self.template)
+        labels, marginals = self.model.tag(dicts)
         content = [1.0 - m.get("o", 0.0) for m in marginals]
         if self.threshold is not None:
             labels = [lab if lab == "o" or p >= self.threshold else "o"

@@ -1,0 +1,251 @@
+"""Training and cross-validation from annotated pages.
+
+Cross-validation splits by whole pages, never by blocks: blocks of one page
+are alike (same template, same menus), and a page split across folds would
+make the figures look better than cleaning an unseen page ever is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import traceback
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Sequence
+
+from victor import crf, evaluate, features, output
+from victor.annotation import load_training_page
+from victor.config import Config
+from victor.errors import VictorError
+
+
+@dataclass
+class Example:
+    name: str  # the .anno file
+    url: str
+    texts: list[str]
+    labels: list[str]
+    features: list[dict[str, str]]
+    gold: str  # the person's text the labels were made from (words only matter)
+
+
+def gold_text(anno_path: Path, texts: list[str], labels: list[str]) -> str:
+    """The text a person kept: `NAME.txt` beside `NAME.anno` where the
+    annotation was made from gold text (CleanEval or plain), else the
+    annotation's own content."""
+    beside = anno_path.with_suffix(".txt")
+    if not beside.exists():
+        return output.plain_text(texts, labels)
+    content = beside.read_bytes().decode("utf-8", "replace")
+    if content.lstrip("\ufeff").startswith("URL:"):
+        return evaluate.parse_cleaneval(content, str(beside)).text
+    return content
+
+
+def load_example(anno_path: str, config: Config, lm=None) -> Example:
+    page, labels = load_training_page(anno_path, config)
+    texts = [b.text for b in page.blocks]
+    return Example(anno_path, page.url, texts, labels, features.compute(page, config, lm),
+                   gold_text(Path(anno_path), texts, labels))
+
+
+def load_examples(anno_paths: Sequence[str], config: Config, lm=None) -> list[Example]:
+    """All pages, or a one-line error for the first that cannot be used:
+    training on a silently shortened set would mislead."""
+    if not anno_paths:
+        raise VictorError("no annotation files given")
+    return [load_example(p, config, lm) for p in anno_paths]
+
+
+def disable(examples: list[Example], names: Iterable[str]) -> list[Example]:
+    """The examples without the named features (`family.*` removes a family),
+    for ablation runs."""
+    exact = {n for n in names if not n.endswith("*")}
+    prefixes = tuple(n[:-1] for n in names if n.endswith("*"))
+    if not exact and not prefixes:
+        return examples
+
+    def keep(k: str) -> bool:
+        return k not in exact and not (prefixes and k.startswith(prefixes))
+
+    return [Example(e.name, e.url, e.texts, e.labels,
+                    [{k: v for k, v in d.items() if keep(k)} for d in e.features], e.gold)
+            for e in examples]
+
+
+def train(examples: Sequence[Example], config: Config, model_path: str | os.PathLike,
+          params: dict, on_iteration: Callable[[int, float], None] | None = None) -> dict:
+    template = crf.load_template(config.template)
+    metadata = {
+        "config": config.name,
+        "config_path": str(config.path),
+        "config_sha256": config.digest,
+        "training_pages": [e.name for e in examples],
+    }
+    return crf.train([e.features for e in examples], [e.labels for e in examples], template,
+                     params, model_path, metadata, on_iteration)
+
+
+@dataclass
+class FoldResult:
+    fold: int
+    pages: int
+    blocks: int
+    accuracy: float
+    content_accuracy: float
+    words: evaluate.Overlap
+    shingles: evaluate.Overlap
+
+
+def folds(n: int, k: int, seed: int = 0) -> list[list[int]]:
+    """Pages dealt to k folds after a seeded shuffle: every page is tested
+    exactly once, and the split is the same on every run."""
+    if not 2 <= k <= n:
+        raise VictorError(f"--cross-validate needs between 2 and {n} folds for {n} pages, not {k}")
+    order = list(range(n))
+    random.Random(seed).shuffle(order)
+    return [sorted(order[i::k]) for i in range(k)]
+
+
+def _run_fold(args) -> FoldResult:
+    fold, train_set, test_set, config, params, workdir = args
+    model_path = Path(workdir) / f"fold{fold}.crfsuite"
+    train(train_set, config, model_path, params)
+    model = crf.load_model(model_path)
+    predicted, truth = [], []
+    words = shingles = evaluate.Overlap(0, 0, 0)
+    for e in test_set:
+        labels, _ = model.tag(e.features)
+        predicted.extend(labels)
+        truth.extend(e.labels)
+        score = evaluate.score_page(e.name, output.plain_text(e.texts, labels), e.gold)
+        words += score.words
+        shingles += score.shingles
+    return FoldResult(fold, len(test_set), len(truth), evaluate.label_accuracy(predicted, truth),
+                      evaluate.content_accuracy(predicted, truth), words, shingles)
+
+
+def cross_validate(examples: list[Example], config: Config, k: int, params: dict,
+                   workdir: str, jobs: int = 1) -> list[FoldResult]:
+    """Folds run in `jobs` processes; each trains on the other folds' pages."""
+    split = folds(len(examples), k)
+    tasks = []
+    for i, test_idx in enumerate(split, 1):
+        test = set(test_idx)
+        tasks.append((i, [e for j, e in enumerate(examples) if j not in test],
+                      [examples[j] for j in test_idx], config, params, workdir))
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            return list(pool.map(_run_fold, tasks))
+    return [_run_fold(t) for t in tasks]
+
+
+def total(results: list[FoldResult]) -> FoldResult:
+    """Accuracies weighted by blocks, words and shingles summed over pages."""
+    blocks = sum(r.blocks for r in results)
+    words = shingles = evaluate.Overlap(0, 0, 0)
+    for r in results:
+        words += r.words
+        shingles += r.shingles
+    return FoldResult(0, sum(r.pages for r in results), blocks,
+                      sum(r.accuracy * r.blocks for r in results) / blocks,
+                      sum(r.content_accuracy * r.blocks for r in results) / blocks,
+                      words, shingles)
+
+
+def report(results: list[FoldResult]) -> str:
+    head = (f"{'fold':>5} {'pages':>5} {'blocks':>6} {'acc':>6} {'c/n acc':>7} "
+            f"{'P':>6} {'R':>6} {'F1':>6} {'sh-F1':>6}")
+    rows = [head]
+    all_ = total(results)
+    for r in results + [all_]:
+        name = "all" if r is all_ else str(r.fold)
+        rows.append(f"{name:>5} {r.pages:>5} {r.blocks:>6} {r.accuracy:6.3f} "
+                    f"{r.content_accuracy:7.3f} {r.words.precision:6.3f} {r.words.recall:6.3f} "
+                    f"{r.words.f1:6.3f} {r.shingles.f1:6.3f}")
+    rows.append(f"accuracy={all_.accuracy:.4f} content_accuracy={all_.content_accuracy:.4f} "
+                f"f1={all_.words.f1:.4f}")
+    return "\n".join(rows)
+
+
+def label_counts(examples: Iterable[Example]) -> Counter[str]:
+    c: Counter[str] = Counter()
+    for e in examples:
+        c.update(e.labels)
+    return c
+
+
+def main(args: argparse.Namespace) -> int:
+    """learn.py's work once its arguments are parsed; returns the exit status."""
+    import tempfile
+    import time
+
+    from victor.config import load_config
+
+    try:
+        config = load_config(args.config)
+        params = dict(config.crf)
+        for key, value in (("c1", args.c1), ("c2", args.c2), ("max-iterations", args.max_iterations)):
+            if value is not None:
+                params[key] = value
+        files = list(annotation_files(args.files))
+        started = time.perf_counter()
+        examples = disable(load_examples(files, config, _language_model(config)),
+                                    args.disable)
+        print(f"{len(examples)} pages, {sum(len(e.labels) for e in examples)} blocks, "
+              f"features in {time.perf_counter() - started:.1f}s", file=sys.stderr)
+        if args.cross_validate:
+            with tempfile.TemporaryDirectory(prefix="victor-cv-") as workdir:
+                results = cross_validate(examples, config, args.cross_validate, params,
+                                                  workdir, args.jobs)
+            print(report(results))
+            return 0
+        model_path = args.output or config.model
+        progress = _Progress() if sys.stderr.isatty() else None
+        meta = train(examples, config, model_path, params, progress)
+        if progress:
+            progress.close()
+        print(f"wrote {model_path}: {meta['pages']} pages, labels {meta['labels']}, "
+              f"{meta['iterations']} iterations in {meta['training_seconds']:.1f}s",
+              file=sys.stderr)
+        return 0
+    except VictorError as e:
+        if args.debug:
+            traceback.print_exc()
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+def _language_model(config):
+    """The language model, loaded only when the config uses the feature."""
+    if not config.extras.get("perplexity"):
+        return None
+    from victor.perplexity import PerplexityModel, default_model_path
+
+    return PerplexityModel.load(config.perplexity_model or default_model_path())
+
+
+class _Progress:
+    """One status line on the terminal while L-BFGS iterates."""
+
+    def __call__(self, iteration: int, loss: float) -> None:
+        print(f"\riteration {iteration}  loss {loss:.2f}", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        print(file=sys.stderr)
+
+
+def annotation_files(inputs: Iterable[str]) -> Iterator[str]:
+    """Files as given; folders walked for .anno files in sorted order."""
+    for item in inputs:
+        if os.path.isdir(item):
+            for root, dirs, names in os.walk(item):
+                dirs.sort()
+                yield from (os.path.join(root, n) for n in sorted(names) if n.endswith(".anno"))
+        else:
+            yield item
