@@ -1,0 +1,321 @@
+"""The annotation tool, driven as a person would: keys in, an .anno file out.
+
+Most tests feed keys through prompt_toolkit's pipe input with a dummy
+screen; one runs `annotate.py` for real in a tmux terminal and reads the
+screen back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from victor.annotation import UNLABELLED, export, load_annotation, load_training_page
+from victor.config import load_config
+from victor.errors import VictorError
+from victor.tui import Labelling, application, layout_blocks, open_session, run, wrap
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path("/work/shared/data")
+CONFIG = load_config("cleaneval")
+PAGE_DOWN = "\x1b[6~"
+PAGE_UP = "\x1b[5~"
+CTRL_S = "\x13"
+
+
+@pytest.fixture
+def page(tmp_path: Path) -> Path:
+    """A real CleanEval page: a real-estate site, 161 blocks, menus first."""
+    path = tmp_path / "1.html"
+    shutil.copy(DATA / "cleaneval-dev/html/1.html", path)
+    return path
+
+
+def press(page: Path, anno: Path, keys: str, prefill: list[str] | None = None) -> int:
+    """Run the tool on `keys`. The pipe is closed behind them, so a tool
+    that has not quit by the last key fails with EOFError instead of
+    waiting for a person."""
+    with create_pipe_input() as pipe:
+        pipe.send_text(keys)
+        pipe.close()
+        return run(CONFIG, page, anno, prefill, input=pipe, output=DummyOutput())
+
+
+def test_label_keys_label_the_block_and_move_on(page: Path, tmp_path: Path) -> None:
+    anno = tmp_path / "1.anno"
+    assert press(page, anno, "ohhp" + "s" + "q") == 0
+    saved = load_annotation(anno)
+    assert saved.labels[:5] == ["o", "h", "h", "p", UNLABELLED]
+    assert saved.labels.count(UNLABELLED) == 161 - 4
+    assert saved.texts[1] == "Las Vegas Real Estate"
+
+
+def test_moving_undo_and_save(page: Path, tmp_path: Path) -> None:
+    anno = tmp_path / "1.anno"
+    # o on block 1, j j skips blocks 2 and 3, c on 4, k k back to 3, l on 3
+    # (and on to 4); u takes back the l and returns to block 3; p on 3,
+    # then Ctrl-S saves.
+    press(page, anno, "o" + "jj" + "c" + "kk" + "l" + "u" + "p" + CTRL_S + "q")
+    assert load_annotation(anno).labels[:5] == ["o", UNLABELLED, "p", "c", UNLABELLED]
+
+
+def test_undo_goes_back_several_steps_and_stops_at_the_start(page: Path, tmp_path: Path) -> None:
+    anno = tmp_path / "1.anno"
+    press(page, anno, "phl" + "uu" + "o" + "uuuu" + "c" + "sq")
+    assert load_annotation(anno).labels[:3] == ["c", UNLABELLED, UNLABELLED]
+
+
+def test_page_down_moves_by_a_screen_and_up_comes_back(page: Path, tmp_path: Path) -> None:
+    anno = tmp_path / "1.anno"
+    press(page, anno, PAGE_DOWN + "p" + PAGE_UP * 3 + "h" + "sq")
+    labels = load_annotation(anno).labels
+    # The dummy screen is 40 lines: one page is tens of blocks, not one.
+    [far] = [i for i, label in enumerate(labels) if label == "p"]
+    assert 10 < far < 60
+    assert labels[0] == "h"
+
+
+def test_next_unlabelled_skips_labelled_blocks(page: Path, tmp_path: Path) -> None:
+    anno = tmp_path / "1.anno"
+    press(page, anno, "ooo" + "g" + "n" + "h" + "sq")
+    assert load_annotation(anno).labels[:5] == ["o", "o", "o", "h", UNLABELLED]
+
+
+def test_quit_with_unsaved_labels_asks_first(page: Path, tmp_path: Path) -> None:
+    anno = tmp_path / "1.anno"
+    session = open_session(CONFIG, page, anno)
+    with create_pipe_input() as pipe:
+        pipe.send_text("p" + "q")
+        pipe.close()
+        with pytest.raises(EOFError):  # the tool is still waiting for an answer
+            application(session, pipe, DummyOutput()).run()
+    assert session.confirming_quit
+    assert session.message.startswith("unsaved labels")
+    assert not anno.exists()
+
+
+def test_labelling_the_last_block_says_what_is_left(page: Path, tmp_path: Path) -> None:
+    session = open_session(CONFIG, page, tmp_path / "1.anno")
+    with create_pipe_input() as pipe:
+        pipe.send_text("G" + "o")
+        pipe.close()
+        with pytest.raises(EOFError):
+            application(session, pipe, DummyOutput()).run()
+    assert session.message == "end of the page: 160 blocks unlabelled, n goes to the next"
+
+
+def test_quit_question_answered_q_quits_without_saving(page: Path, tmp_path: Path) -> None:
+    anno = tmp_path / "1.anno"
+    assert press(page, anno, "p" + "q" + "q") == 0
+    assert not anno.exists()
+
+
+def test_quit_question_answered_s_saves_and_quits(page: Path, tmp_path: Path) -> None:
+    anno = tmp_path / "1.anno"
+    assert press(page, anno, "p" + "q" + "s") == 0
+    assert load_annotation(anno).labels[0] == "p"
+
+
+def test_any_other_key_takes_back_the_quit_and_is_not_a_label(page: Path, tmp_path: Path) -> None:
+    anno = tmp_path / "1.anno"
+    press(page, anno, "p" + "q" + "o" + "h" + "sq")
+    assert load_annotation(anno).labels[:3] == ["p", "h", UNLABELLED]
+
+
+def test_quit_without_changes_does_not_ask(page: Path, tmp_path: Path) -> None:
+    anno = tmp_path / "1.anno"
+    assert press(page, anno, "jjq") == 0
+    assert press(page, anno, "p" + "u" + "q") == 0  # undone back to the file
+    assert not anno.exists()
+    assert press(page, anno, "ps" + "q") == 0  # saved
+    assert load_annotation(anno).labels[0] == "p"
+
+
+def test_an_existing_anno_is_resumed_at_the_first_unlabelled_block(page: Path, tmp_path: Path) -> None:
+    anno = tmp_path / "1.anno"
+    press(page, anno, "ohp" + "sq")
+    # Resumed: the cursor starts on block 4, so the next labels go on.
+    press(page, anno, "ll" + "sq")
+    assert load_annotation(anno).labels[:6] == ["o", "h", "p", "l", "l", UNLABELLED]
+
+
+def test_a_finished_anno_from_the_repository_is_resumed_and_corrected(tmp_path: Path) -> None:
+    for name in ("1.html", "1.anno"):
+        shutil.copy(ROOT / "data/cleaneval" / name, tmp_path / name)
+    anno = tmp_path / "1.anno"
+    before = load_annotation(anno).labels
+    assert UNLABELLED not in before
+    press(tmp_path / "1.html", anno, "j" + "p" + "sq")  # the second block becomes p
+    after = load_annotation(anno).labels
+    assert after == before[:1] + ["p"] + before[2:]
+
+
+def test_prefill_fills_unlabelled_blocks_and_the_person_corrects(page: Path, tmp_path: Path) -> None:
+    anno = tmp_path / "1.anno"
+    n = len(open_session(CONFIG, page, anno).page.blocks)
+    press(page, anno, "h" + "sq")
+    guess = ["o"] * n
+    guess[2] = "p"
+    # The pre-fill is unsaved work: quitting at once would ask.
+    session = open_session(CONFIG, page, anno, guess)
+    assert session.labelling.dirty
+    assert session.labelling.labels[:3] == ["h", "o", "p"]  # the person's h stays
+    press(page, anno, "g" + "j" + "c" + "sq", prefill=guess)
+    labels = load_annotation(anno).labels
+    assert labels[:4] == ["h", "c", "p", "o"]
+    assert UNLABELLED not in labels
+
+
+def test_an_unfinished_page_is_saved_but_not_trained_on_or_exported(page: Path, tmp_path: Path) -> None:
+    anno = tmp_path / "1.anno"
+    press(page, anno, "oh" + "sq")
+    with pytest.raises(VictorError, match="159 blocks not labelled yet"):
+        load_training_page(anno, CONFIG)
+    with pytest.raises(VictorError, match="not labelled yet"):
+        export(load_annotation(anno), "cleaneval")
+
+
+def test_prefill_of_the_wrong_length_is_refused(page: Path, tmp_path: Path) -> None:
+    with pytest.raises(VictorError, match="pre-filled labels for"):
+        open_session(CONFIG, page, tmp_path / "1.anno", ["p", "o"])
+
+
+def test_labelling_counts_follow_labels_and_undo() -> None:
+    lab = Labelling([UNLABELLED, UNLABELLED, "o"])
+    lab.label("p")
+    lab.label("o")
+    assert (lab.counts["p"], lab.counts["o"], lab.counts[UNLABELLED]) == (1, 2, 0)
+    lab.undo()
+    assert (lab.counts["o"], lab.counts[UNLABELLED], lab.cursor) == (1, 1, 1)
+
+
+def test_labels_after_undoing_past_a_save_are_unsaved_even_at_the_same_depth() -> None:
+    lab = Labelling([UNLABELLED, UNLABELLED, UNLABELLED])
+    lab.label("p")
+    lab.mark_saved()
+    lab.undo()
+    assert lab.dirty
+    lab.label("h")
+    assert lab.dirty  # one change deep, like the file, but not the file's labels
+
+
+def test_wrap_breaks_at_spaces_cuts_long_words_and_marks_what_is_left_out() -> None:
+    assert wrap("See our website for more details.", 12, 5) == ["See our", "website for", "more", "details."]
+    assert wrap("See our website for more details.", 12, 2) == ["See our", "website for…"]
+    assert wrap("Donaudampfschifffahrt", 8, 5) == ["Donaudam", "pfschiff", "fahrt"]
+    assert wrap("日本語の文章", 5, 5) == ["日本", "語の", "文章"]  # two cells a character
+
+
+def test_only_the_blocks_around_the_cursor_are_laid_out() -> None:
+    big = DATA / "dragnet-train/html/T55.html"
+    session = open_session(CONFIG, big, Path("/nonexistent.anno"))
+    texts = [b.text for b in session.page.blocks]
+    labels = session.labelling.labels
+    middle = len(texts) // 2
+    screen = layout_blocks(texts, labels, middle, 100, 30)
+    assert len(screen.lines) == 30
+    assert screen.first < middle < screen.last and screen.last - screen.first < 30
+    # The current block is marked and its text shown.
+    marked = [line for line in screen.lines if line[0][1] == "> "]
+    assert len(marked) == 1
+    assert texts[middle][:20] in "".join(text for _, text in marked[0])
+    # At the top of the page the first block is on the first line.
+    top = layout_blocks(texts, labels, 0, 100, 30)
+    assert top.first == 0 and len(top.lines) == 30
+
+
+def test_keys_stay_quick_on_a_page_of_thousands_of_blocks(tmp_path: Path) -> None:
+    """The largest training page (about 5000 blocks): each key is handled
+    and the screen redrawn before the next is sent."""
+    big = DATA / "dragnet-train/html/T55.html"
+    session = open_session(CONFIG, big, tmp_path / "T55.anno")
+    assert len(session.page.blocks) > 4000
+    keys = (["j"] * 40 + [PAGE_DOWN] * 20 + list("phlco") * 10 + ["u"] * 20
+            + ["n"] * 10 + ["G"] + [PAGE_UP] * 20 + ["k"] * 40)
+
+    async def drive(pipe) -> float:
+        app = application(session, pipe, DummyOutput())
+        rendered = asyncio.Event()
+        app.after_render += lambda _: rendered.set()
+        task = asyncio.ensure_future(app.run_async())
+        await rendered.wait()
+        start = time.perf_counter()
+        for key in keys:
+            rendered.clear()
+            pipe.send_text(key)
+            await rendered.wait()
+        elapsed = time.perf_counter() - start
+        pipe.send_text("qq")
+        await task
+        return elapsed
+
+    with create_pipe_input() as pipe:
+        elapsed = asyncio.run(drive(pipe))
+    assert elapsed / len(keys) < 0.050, f"{elapsed / len(keys) * 1000:.1f} ms a key"
+
+
+class Tmux:
+    """A tmux server of our own (its own socket), so the test touches no
+    session of the person running it."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.socket = f"victor-test-{os.getpid()}"
+        self.conf = tmp_path / "tmux.conf"
+        # Keep the pane after the tool exits, to read its exit status.
+        self.conf.write_text("set -g remain-on-exit on\n")
+
+    def __call__(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, "-f", str(self.conf), *args],
+                              check=True, capture_output=True, text=True).stdout
+
+    def screen(self) -> str:
+        return self("capture-pane", "-p", "-t", "anno")
+
+    def wait_for(self, what: str, timeout: float = 15) -> str:
+        end = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if what in screen or time.monotonic() > end:
+                assert what in screen, f"{what!r} not on the screen:\n{screen}"
+                return screen
+            time.sleep(0.1)
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None,
+                    reason="tmux is not installed (apt-get install tmux): the test runs annotate.py in a real terminal")
+def test_annotate_in_a_real_terminal(page: Path, tmp_path: Path) -> None:
+    anno = tmp_path / "1.anno"
+    tmux = Tmux(tmp_path)
+    command = " ".join([sys.executable, str(ROOT / "annotate.py"), "--config", "cleaneval",
+                        str(page), str(anno)])
+    env = {**os.environ, "LANG": "C.UTF-8", "TERM": "xterm-256color"}
+    subprocess.run(["tmux", "-L", tmux.socket, "-f", str(tmux.conf), "new-session", "-d",
+                    "-s", "anno", "-x", "100", "-y", "30", command], check=True, env=env)
+    try:
+        screen = tmux.wait_for("next unlabelled")
+        assert "p paragraph" in screen and "o other" in screen
+        assert "block 1 of 161" in screen
+        tmux("send-keys", "-t", "anno", "o", "h", "Down", "p")
+        screen = tmux.wait_for("block 5 of 161")
+        assert "[o] Las Vegas Realtor" in screen and "[h] Las Vegas Real Estate" in screen
+        assert "[p] |" in screen
+        tmux("send-keys", "-t", "anno", "C-s")
+        tmux.wait_for(f"saved {anno}")
+        tmux("send-keys", "-t", "anno", "q")
+        end = time.monotonic() + 15
+        while tmux("display-message", "-p", "-t", "anno", "#{pane_dead}").strip() != "1":
+            assert time.monotonic() < end, "annotate.py did not quit:\n" + tmux.screen()
+            time.sleep(0.1)
+        assert tmux("display-message", "-p", "-t", "anno", "#{pane_dead_status}").strip() == "0"
+    finally:
+        subprocess.run(["tmux", "-L", tmux.socket, "kill-server"], capture_output=True)
+    assert load_annotation(anno).labels[:5] == ["o", "h", UNLABELLED, "p", UNLABELLED]
