@@ -1,0 +1,93 @@
+"""What the batch, WARC and Dask tests share: the data, a model to clean
+with, and WARC files built from real pages."""
+
+from __future__ import annotations
+
+import gzip
+import io
+from pathlib import Path
+
+from fastwarc.warc import WarcRecord, WarcRecordType
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+SHIPPED_MODEL = ROOT / "models" / "cleaneval.crfsuite"
+
+
+def model_for_tests(folder: Path) -> str:
+    """The shipped model when there is one; else a small one trained here on
+    a dozen annotated CleanEval pages, so that the batch machinery can be
+    tested before (and independently of) the real model."""
+    from victor import crf, learning
+    from victor.config import load_config
+    from victor.errors import VictorError
+
+    config = load_config("cleaneval")
+    try:
+        crf.load_model(SHIPPED_MODEL, expected_config=config.name)
+        return str(SHIPPED_MODEL)
+    except VictorError:
+        pass
+    annotations = sorted(str(p) for p in (ROOT / "data/cleaneval").glob("*.anno"))[:12]
+    path = folder / "cleaneval.crfsuite"
+    learning.train(learning.load_examples(annotations, config), config, path,
+                   {"c1": 0.1, "c2": 0.01, "max_iterations": 30})
+    return str(path)
+
+
+def warc_record(kind: WarcRecordType, url: str, block: bytes, content_type: str) -> bytes:
+    """One record, gzipped on its own as Common Crawl stores them."""
+    rec = WarcRecord()
+    rec.init_headers(kind)
+    if url:
+        rec.headers["WARC-Target-URI"] = url
+    rec.headers["Content-Type"] = content_type
+    rec.set_bytes_content(block)
+    buf = io.BytesIO()
+    rec.write(buf)
+    return gzip.compress(buf.getvalue())
+
+
+def response(url: str, body: bytes, content_type: str, *headers: str) -> bytes:
+    head = "\r\n".join(["HTTP/1.1 200 OK", f"Content-Type: {content_type}", *headers,
+                        f"Content-Length: {len(body)}", "", ""]).encode()
+    return warc_record(WarcRecordType.response, url, head + body,
+                       "application/http; msgtype=response")
+
+
+def request(url: str) -> bytes:
+    host = url.split("/")[2]
+    block = f"GET / HTTP/1.1\r\nHost: {host}\r\nUser-Agent: test\r\n\r\n".encode()
+    return warc_record(WarcRecordType.request, url, block, "application/http; msgtype=request")
+
+
+def crawl_warc(path: Path) -> list[tuple[str, Path, str | None]]:
+    """A small crawl of real Dragnet pages as Common Crawl would store it
+    (warcinfo, request/response pairs, metadata), with an image among the
+    responses, a page in ISO-8859-1 declared only by the HTTP header's
+    charset, one served as XHTML and one gzip-encoded in transit. Returns
+    the HTML pages in order: (URL, file, declared charset)."""
+    html = DATA / "dragnet-train/html"
+    pages = [("https://news.example.org/188", html / "188.html", "utf-8"),
+             ("http://www.gamasutra.com/view/feature/R826", html / "R826.html", "ISO-8859-1"),
+             ("https://blog.example.net/196", html / "196.html", None),
+             ("https://news.example.org/106", html / "106.html", "utf-8")]
+    parts = [warc_record(WarcRecordType.warcinfo, "", b"software: victor tests\r\n",
+                         "application/warc-fields")]
+    for i, (url, file, charset) in enumerate(pages):
+        body = file.read_bytes()
+        ctype = "text/html" + (f"; charset={charset}" if charset else "")
+        parts.append(request(url))
+        if i == 2:
+            parts.append(response(url, body, "application/xhtml+xml"))
+        elif i == 3:
+            parts.append(response(url, gzip.compress(body), ctype, "Content-Encoding: gzip"))
+        else:
+            parts.append(response(url, body, ctype))
+        parts.append(warc_record(WarcRecordType.metadata, url, b"fetchTimeMs: 120\r\n",
+                                 "application/warc-fields"))
+        if i == 0:
+            parts.append(response("https://news.example.org/logo.gif",
+                                  b"GIF89a\x01\x00\x01\x00\x00\x00\x00;", "image/gif"))
+    path.write_bytes(b"".join(parts))
+    return pages

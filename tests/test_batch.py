@@ -1,0 +1,168 @@
+"""Cleaning many pages: the same outputs in the same order with any number
+of processes, nothing half-written after a kill, and a rerun that finishes
+what an interrupted run left."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from batch_support import DATA, ROOT, model_for_tests
+
+from victor import batch
+from victor.batch import Report, Settings
+from victor.cli import progress_line
+
+CLEANEVAL = sorted((DATA / "cleaneval-dev/html").iterdir())[:10]
+# Thirty real news pages, about two seconds of work for one process.
+DRAGNET = sorted((DATA / "dragnet-train/html").iterdir())[:30]
+
+
+@pytest.fixture(scope="module")
+def settings(tmp_path_factory):
+    return Settings("cleaneval", model_for_tests(tmp_path_factory.mktemp("model")))
+
+
+def run(settings, files, outdir=None, workers=1, fmt=None):
+    text: list[str] = []
+    jobs = batch.plan([str(f) for f in files], outdir and str(outdir), fmt)
+    report = batch.run(jobs, settings, workers, text.append)
+    return report, "".join(text)
+
+
+def contents(folder: Path) -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in folder.iterdir()
+            if not p.name.startswith(".")}
+
+
+def clean_py(settings, *args, **popen):
+    return subprocess.Popen([sys.executable, str(ROOT / "clean.py"), "--model", settings.model,
+                             *map(str, args)], cwd=ROOT, **popen)
+
+
+def test_two_processes_write_the_same_text_in_the_same_order(settings):
+    one, text1 = run(settings, CLEANEVAL)
+    two, text2 = run(settings, CLEANEVAL, workers=2)
+    assert text2 == text1
+    assert (one.done, two.done) == (10, 10)
+    # In input order: each page's URL line comes in the order of the files.
+    urls = [line for line in text2.splitlines() if line.startswith("URL: ")]
+    assert len(urls) == 10
+
+
+def test_two_processes_write_the_same_files(settings, tmp_path):
+    run(settings, CLEANEVAL, tmp_path / "one", fmt="jsonl")
+    report, stdout = run(settings, CLEANEVAL, tmp_path / "two", workers=2, fmt="jsonl")
+    assert stdout == "" and report.done == 10
+    assert contents(tmp_path / "two") == contents(tmp_path / "one")
+    assert sorted(contents(tmp_path / "one")) == sorted(f"{p.stem}.jsonl" for p in CLEANEVAL)
+
+
+def test_existing_outputs_are_kept_unless_overwrite(settings, tmp_path):
+    pages = CLEANEVAL[:2]
+    kept = tmp_path / f"{pages[0].stem}.txt"
+    kept.write_text("a person's edits\n", encoding="utf-8")
+    report, _ = run(settings, pages, tmp_path)
+    assert (report.done, report.skipped) == (1, 1)
+    assert kept.read_text(encoding="utf-8") == "a person's edits\n"
+    jobs = batch.plan([str(p) for p in pages], str(tmp_path), None)
+    again = batch.run(jobs, Settings(settings.config, settings.model, overwrite=True), 2)
+    assert (again.done, again.skipped) == (2, 0)
+    assert kept.read_text(encoding="utf-8").startswith("URL: ")
+
+
+def test_a_bad_input_is_reported_and_the_rest_is_cleaned_in_order(settings, tmp_path):
+    missing = tmp_path / "gone.html"
+    files = [CLEANEVAL[0], missing, CLEANEVAL[1]]
+    report, text = run(settings, files, workers=2)
+    assert report.done == 2
+    assert report.failed == [(str(missing), "no such file")]
+    assert text == run(settings, [CLEANEVAL[0], CLEANEVAL[1]])[1]
+    assert "1 failed" in report.summary() and f"failed: {missing}: no such file" in report.summary()
+
+
+def test_a_killed_batch_leaves_whole_outputs_and_a_rerun_finishes_it(settings, tmp_path):
+    reference = tmp_path / "reference"
+    run(settings, DRAGNET, reference)
+    out = tmp_path / "out"
+    proc = clean_py(settings, "-j", "2", "-o", out, *DRAGNET,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(contents(out) if out.exists() else {}) < 4 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    workers = _children(proc.pid)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    # Its workers notice and stop rather than wait for work forever.
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(pid) for pid in workers)
+    partial = contents(out)
+    assert 4 <= len(partial) < len(DRAGNET), "the kill came too late to test anything"
+    # What is there is whole: exactly what an uninterrupted run writes.
+    assert all(text == (reference / name).read_text(encoding="utf-8")
+               for name, text in partial.items())
+    # Anything else is a hidden temporary file, never an output.
+    assert all(p.name.startswith(".") and p.name.endswith(".tmp")
+               for p in out.iterdir() if p.name not in partial)
+
+    rerun = clean_py(settings, "-j", "2", "-o", out, *DRAGNET,
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stdout, stderr = rerun.communicate(timeout=120)
+    assert rerun.returncode == 0, stderr
+    assert stdout == ""
+    cleaned, already = map(int, re.match(r"(\d+) cleaned, (\d+) already done", stderr).groups())
+    assert already >= len(partial) and cleaned + already == len(DRAGNET)
+    assert contents(out) == contents(reference)
+    assert "\r" not in stderr  # no progress bar when standard error is no terminal
+
+
+def test_a_progress_bar_on_a_terminal(settings, tmp_path):
+    leader, follower = pty.openpty()
+    proc = clean_py(settings, "-o", tmp_path, *CLEANEVAL[:6],
+                    stdout=subprocess.DEVNULL, stderr=follower)
+    os.close(follower)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([leader], [], [], 60)
+        try:
+            chunk = os.read(leader, 4096) if ready else b""
+        except OSError:  # the terminal closed with the process
+            chunk = b""
+        if not chunk:
+            break
+        seen += chunk
+    proc.wait()
+    os.close(leader)
+    shown = seen.decode()
+    assert "pages/s" in shown and "errors" in shown and "left" in shown and "\r" in shown
+    assert shown.rstrip().endswith("6 cleaned, 0 already done, 0 failed")
+
+
+def test_progress_line_says_pages_rate_errors_and_time_left():
+    report = Report(done=10, failed=[("a.html", "no such file")])
+    assert progress_line(report, 0.25, 2.0) == (
+        "[#####...............]  25%  10 pages  5.0 pages/s  1 errors  0:00:06 left")
+    assert progress_line(report, None, 2.0) == "10 pages  5.0 pages/s  1 errors"
+
+
+def _children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        return [int(c) for c in f.read().split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False
