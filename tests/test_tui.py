@@ -301,8 +301,9 @@ def test_annotate_in_a_real_terminal(page: Path, tmp_path: Path) -> None:
     subprocess.run(["tmux", "-L", tmux.socket, "-f", str(tmux.conf), "new-session", "-d",
                     "-s", "anno", "-x", "100", "-y", "30", command], check=True, env=env)
     try:
-        screen = tmux.wait_for("next unlabelled")
-        assert "p paragraph" in screen and "o other" in screen
+        screen = tmux.wait_for("q quit")
+        assert "p paragraph  h header  l list item  c continuation  o other" in screen
+        assert "j/k block  PgUp/PgDn page  g/G top/end  n unlabelled  u undo  s save" in screen
         assert "block 1 of 161" in screen
         tmux("send-keys", "-t", "anno", "o", "h", "Down", "p")
         screen = tmux.wait_for("block 5 of 161")

@@ -314,18 +314,38 @@ def status_line(session: Session) -> StyleAndTextTuples:
              f"unlabelled {lab.counts[UNLABELLED]}{modified}   in {where}  after {after or 'text'} ")]
 
 
-def key_bar() -> StyleAndTextTuples:
-    """Two lines: labels first, then moving and the file, as Victor's
-    bottom bar listed every key the tool takes."""
-    labels = [(k, NAMES[k]) for k in LABELS]
-    moves = [("j/k Up/Down", "block"), ("PgUp/PgDn", "page"), ("g/G", "top/end"),
-             ("n", "next unlabelled"), ("u", "undo"), ("s", "save"), ("q", "quit")]
-    out: StyleAndTextTuples = []
-    for row in (labels, moves):
-        for key, name in row:
-            out += [("class:bar.key", f" {key}"), ("class:bar", f" {name} ")]
-        out.append(("class:bar", "\n"))
-    return out[:-1]
+class KeyBar(UIControl):
+    """Every key the tool takes, as Victor's bottom bar listed them: labels
+    on the first line, then moving and the file. Entries flow onto more
+    lines in a narrow terminal rather than being cut off or split."""
+
+    ROWS = ([(k, NAMES[k]) for k in LABELS],
+            # Up and Down work as j and k; 80 columns hold the line.
+            [("j/k", "block"), ("PgUp/PgDn", "page"), ("g/G", "top/end"), ("n", "unlabelled"),
+             ("u", "undo"), ("s", "save"), ("q", "quit")])
+
+    def lines(self, width: int) -> list[StyleAndTextTuples]:
+        out: list[StyleAndTextTuples] = []
+        for row in self.ROWS:
+            line: StyleAndTextTuples = []
+            used = 0
+            for key, name in row:
+                cells = len(key) + len(name) + 3
+                if line and used + cells > width:
+                    out.append(line)
+                    line, used = [], 0
+                line += [("class:bar.key", f" {key}"), ("class:bar", f" {name} ")]
+                used += cells
+            out.append(line)
+        return out
+
+    def preferred_height(self, width: int, max_available_height: int, wrap_lines: bool,
+                         get_line_prefix: object) -> int:
+        return len(self.lines(width))
+
+    def create_content(self, width: int, height: int) -> UIContent:
+        lines = self.lines(width)
+        return UIContent(get_line=lines.__getitem__, line_count=len(lines), show_cursor=False)
 
 
 def application(session: Session, input: Input | None = None,
@@ -384,8 +404,8 @@ def application(session: Session, input: Input | None = None,
             event.app.exit(result=0)
             return
         session.confirming_quit = True
-        session.message = ("unsaved labels: q quits without saving, s saves and quits, "
-                           "any other key goes back")
+        # Short enough for 80 columns: the answer must be readable in full.
+        session.message = "unsaved labels: q quit without saving, s save and quit, other keys go back"
 
     # While asking, the last binding added for a key wins: any key goes
     # back, except the two answers.
@@ -408,7 +428,7 @@ def application(session: Session, input: Input | None = None,
         Window(FormattedTextControl([("class:title", title)]), height=1, style="class:title"),
         Window(blocks, always_hide_cursor=True),
         Window(FormattedTextControl(lambda: status_line(session)), height=1, style="class:status"),
-        Window(FormattedTextControl(key_bar()), height=2, style="class:bar"),
+        Window(KeyBar(), style="class:bar", dont_extend_height=True),
     ])
     return Application(layout=Layout(body), key_bindings=keys,
                        style=STYLE, full_screen=True, input=input, output=output)
