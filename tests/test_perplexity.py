@@ -1,0 +1,205 @@
+"""Specification of the perplexity model: our Kneser-Ney trainer, KenLM
+reading what it writes, the shipped default model, and the paper's filter."""
+
+from __future__ import annotations
+
+import math
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from victor.errors import VictorError
+from victor.perplexity import (
+    BOS,
+    DEFAULT_LIMIT,
+    DEFAULT_MODEL,
+    EOS,
+    PerplexityFilter,
+    PerplexityModel,
+    main,
+    sentence_words,
+    text_paragraphs,
+    train,
+)
+from victor.text import sentences, words
+
+REPO = Path(__file__).resolve().parents[1]
+# shared/ sits beside the clone in CI and at /work/shared on developers' machines.
+DATA = next(
+    (d for d in (REPO.parent / "shared" / "data", Path("/work/shared/data")) if d.is_dir()),
+    REPO.parent / "shared" / "data",
+)
+TRAINING_GOLD = sorted((DATA / "cleaneval-dev" / "gold").glob("*.txt"), key=lambda p: int(p.stem))[:8]
+
+# Well-formed English that no training page contains: the perplexity paper.
+PAPER = [
+    "However, isolating relevant content from web pages is far from trivial.",
+    "Web crawling is a widely used technique to obtain textual collections for multiple purposes"
+    " in the fields of Natural Language Processing (NLP) and Information Retrieval (IR).",
+]
+# Navigation of a training page (cleaneval-dev/html/12.html), outside its gold.
+MENUS = [
+    "Virtual Exhibits || Storytelling || Lesson Plans || Music Exchange || Online Resources",
+    "ARTSEDGE: Ireland Online: Share: Storytelling Online",
+]
+NAV_BAR = "Home | About | Login | Register | FAQ"
+
+
+def random_letters(seed: int = 0) -> str:
+    rng = random.Random(seed)
+    return " ".join("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 8))) for _ in range(8))
+
+
+def held_out_sentences() -> list[str]:
+    """Real sentences the small model did not see: a Dragnet article (with
+    names the CleanEval pages never mention) and junk."""
+    article = text_paragraphs(DATA / "dragnet-train" / "gold" / "100.txt")
+    return [s for p in article for s in sentences(p)][:6] + PAPER + [NAV_BAR, random_letters()]
+
+
+@pytest.fixture(scope="module")
+def small_corpus() -> list[list[str]]:
+    return list(sentence_words(p for path in TRAINING_GOLD for p in text_paragraphs(path)))
+
+
+@pytest.fixture(scope="module")
+def default_model() -> PerplexityModel:
+    return PerplexityModel.load()
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "victor.perplexity", *args], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+
+
+# --- the trainer, and KenLM reading what it writes -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("order", "min_count", "suffix"), [(2, 1, ".arpa"), (3, 1, ".arpa"), (2, 2, ".arpa.gz"), (3, 2, ".arpa.gz")]
+)
+def test_kenlm_scores_every_word_as_the_trainer_computes_it(small_corpus, tmp_path, order, min_count, suffix):
+    model = train(small_corpus, order, min_count)
+    path = tmp_path / f"lm{suffix}"
+    model.write_arpa(path)
+    lm = PerplexityModel.load(path).lm
+
+    held_out = held_out_sentences()
+    unseen = {w for s in held_out for w in words(s) if (w,) not in model.log10_probs}
+    assert len(unseen) > 10, "the check must cover words the model never saw"
+    for sentence in held_out:
+        tokens = words(sentence)
+        history = [BOS]
+        for word, (kenlm_log10, _, _) in zip([*tokens, EOS], lm.full_scores(" ".join(tokens))):
+            assert model.log10_prob(history, word) == pytest.approx(kenlm_log10, abs=2e-6)
+            history.append(word)
+
+
+def test_every_context_spreads_exactly_all_probability_over_the_vocabulary(small_corpus):
+    model = train(small_corpus, order=3, min_count=2)
+    vocabulary = [g[0] for g in model.log10_probs if len(g) == 1 and g[0] != BOS]
+    trigram_contexts = sorted(c for c in model.log10_backoffs if len(c) == 2)[:3]
+    for context in [(BOS,), ("the",), ("of", "the"), (BOS, "the"), *trigram_contexts, ("qwxz",)]:
+        total = sum(10 ** model.log10_prob(context, w) for w in vocabulary)
+        assert total == pytest.approx(1.0, abs=1e-9), context
+
+
+def test_pruning_keeps_only_ngrams_seen_often_enough(small_corpus):
+    full, pruned = train(small_corpus, 3, 1), train(small_corpus, 3, 2)
+    assert len(pruned.log10_probs) < len(full.log10_probs)
+    assert {g for g in full.log10_probs if len(g) == 1} == {g for g in pruned.log10_probs if len(g) == 1}
+
+
+def test_too_little_text_is_a_one_line_error_naming_it(small_corpus):
+    with pytest.raises(VictorError, match="one-sentence.txt: too little text") as error:
+        train(small_corpus[:1], 2, source="one-sentence.txt")
+    assert "\n" not in str(error.value)
+
+
+def test_cleaneval_gold_trains_without_its_url_line_and_segment_markers():
+    paragraphs = text_paragraphs(DATA / "cleaneval-dev" / "gold" / "1.txt")
+    assert not any(p.startswith("URL:") or "<p>" in p or "<l>" in p for p in paragraphs)
+    # A segment that the transcriber broke over two lines is one paragraph.
+    assert (
+        "If you feel it's time to start taking action and get your property sold FAST"
+        " and for TOP DOLLAR; here's a good place to start." in paragraphs
+    )
+
+
+def test_train_command_writes_a_model_that_loads(tmp_path):
+    output = tmp_path / "lm.arpa"
+    assert main(["train", "--order", "3", "-o", str(output), *map(str, TRAINING_GOLD)]) == 0
+    assert PerplexityModel.load(output).lm.order == 3
+
+
+# --- perplexity of sentences and blocks -----------------------------------------------
+
+
+def test_cli_rates_english_below_a_navigation_bar_and_random_letters():
+    english, nav, letters = (float(run_cli("score", s).stdout) for s in (PAPER[0], NAV_BAR, random_letters()))
+    assert english < nav
+    assert english < letters
+
+
+def test_cli_scores_each_line_of_a_file_as_a_sentence(tmp_path, default_model):
+    lines = [PAPER[0], NAV_BAR, ""]
+    path = tmp_path / "lines.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run_cli("score", "--file", str(path))
+    assert result.returncode == 0
+    scores = [float(x) for x in result.stdout.splitlines()]
+    assert scores == [pytest.approx(default_model.score(line), abs=0.05) for line in lines]
+
+
+def test_perplexity_counts_the_end_of_sentence_as_kenlm_does(default_model):
+    tokens = words(PAPER[1])
+    assert default_model.score(PAPER[1]) == pytest.approx(default_model.lm.perplexity(" ".join(tokens)))
+
+
+def test_text_without_words_is_infinitely_perplexing(default_model):
+    assert default_model.score("|  » ©") == math.inf
+    assert default_model.block_perplexity("") == math.inf
+
+
+def test_block_perplexity_is_the_mean_over_its_sentences_with_words(default_model):
+    block = f"{PAPER[0]} {PAPER[1]} |"
+    expected = (default_model.score(PAPER[0]) + default_model.score(PAPER[1])) / 2
+    assert default_model.block_perplexity(block) == pytest.approx(expected)
+    # Without terminal punctuation the whole block is one sentence.
+    assert default_model.block_perplexity(MENUS[0]) == default_model.score(MENUS[0])
+
+
+# --- loading errors -----------------------------------------------------------------------
+
+
+def test_a_missing_model_is_a_one_line_error_naming_the_file(tmp_path):
+    missing = tmp_path / "nowhere.arpa"
+    with pytest.raises(VictorError, match="nowhere.arpa") as error:
+        PerplexityModel.load(missing)
+    assert "\n" not in str(error.value)
+    result = run_cli("score", "--model", str(missing), PAPER[0])
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1 and str(missing) in result.stderr
+
+
+def test_a_corrupt_model_is_a_one_line_error_naming_the_file(tmp_path):
+    corrupt = tmp_path / "cut-short.arpa.gz"
+    corrupt.write_bytes(DEFAULT_MODEL.read_bytes()[:5000])
+    with pytest.raises(VictorError, match="cut-short.arpa.gz") as error:
+        PerplexityModel.load(corrupt)
+    assert "\n" not in str(error.value)
+    result = run_cli("score", "--model", str(corrupt), PAPER[0])
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1 and str(corrupt) in result.stderr
+
+
+# --- the paper's filter -------------------------------------------------------------------
+
+
+def test_filter_drops_navigation_and_keeps_prose(default_model):
+    page = "\n".join([MENUS[1], f"{PAPER[0]} {MENUS[0]}", NAV_BAR, PAPER[1]])
+    assert PerplexityFilter(default_model, DEFAULT_LIMIT).process(page) == f"{PAPER[0]}\n{PAPER[1]}"
