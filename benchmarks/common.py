@@ -1,0 +1,68 @@
+"""What the benchmarks share: where the data is, which pages to read, and
+how a result table is printed."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+# shared/ sits beside the clone in CI and at /work/shared on developers' machines.
+SHARED = next((root for root in (Path(__file__).resolve().parents[2] / "shared",
+                                 Path("/work/shared")) if root.is_dir()),
+              Path("/work/shared"))
+DATA = SHARED / "data"
+CLEANEVAL = DATA / "cleaneval-dev"
+DRAGNET = DATA / "dragnet-train"
+
+
+@dataclass(frozen=True, slots=True)
+class RawPage:
+    collection: str  # the folder above html/, e.g. "cleaneval-dev"
+    name: str  # file name without suffix: the gold file's name too
+    data: bytes
+
+
+def html_dir(path: str | Path) -> Path:
+    """A collection (with html/ inside) or its html/ folder itself."""
+    p = Path(path)
+    return p / "html" if (p / "html").is_dir() else p
+
+
+def page_files(folders: list[str | Path], sample: int | None = None, seed: int = 0) -> list[Path]:
+    """All `*.html` pages of each folder, or a random `sample` of each
+    (seeded, so that every run and every tool gets the same pages)."""
+    out = []
+    for folder in folders:
+        d = html_dir(folder)
+        files = sorted(d.glob("*.html"))
+        if not files:
+            raise SystemExit(f"{d}: no .html pages")
+        if sample is not None and sample < len(files):
+            files = sorted(random.Random(seed).sample(files, sample))
+        out.extend(files)
+    return out
+
+
+def load_pages(folders: list[str | Path], sample: int | None = None, seed: int = 0) -> list[RawPage]:
+    return [RawPage(f.parent.parent.name if f.parent.name == "html" else f.parent.name,
+                    f.stem, f.read_bytes())
+            for f in page_files(folders, sample, seed)]
+
+
+def table(header: list[str], rows: list[list[object]]) -> str:
+    """A Markdown table: it reads in a terminal and pastes into docs/."""
+    cells = [header] + [[_cell(v) for v in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+
+    def line(r: list[str]) -> str:
+        return "| " + " | ".join(v.ljust(w) for v, w in zip(r, widths)) + " |"
+
+    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return "\n".join([line(cells[0]), rule] + [line(r) for r in cells[1:]])
+
+
+def _cell(v: object) -> str:
+    if isinstance(v, float):
+        return f"{v:.3f}" if v < 10 else f"{v:.1f}" if v < 1000 else f"{v:,.0f}"
+    return str(v)

@@ -1,0 +1,226 @@
+"""Pages/s, MB/s and peak memory of Victor's stages and of other cleaners,
+in one run over the same pages.
+
+Every row runs in a process of its own, so that one tool's imports, caches
+and garbage do not weigh on another's figures: the process sets the tool
+up (imports, models, stoplists) and cleans the first page once before the
+clock starts, then cleans every page, reading each file just before it is
+cleaned. Reported: wall-clock and CPU rates (CPU time includes the row's
+own worker processes, and is less disturbed by other jobs on a shared
+machine), the peak resident memory of the row's process (ru_maxrss; for
+rows with worker processes, also the largest worker's), and its resident
+memory once set up, before the first page.
+
+    python3 -m benchmarks.speed                      # cleaneval-dev, every row
+    python3 -m benchmarks.speed --data /work/shared/data/dragnet-train --sample 200
+    python3 -m benchmarks.speed --rows trafilatura,resiliparse --repeat 3
+
+A new row is one function below that sets the tool up and returns a
+`Runner`, and one entry in ROWS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+from benchmarks.common import CLEANEVAL, page_files, table
+from benchmarks.peers import PEERS
+
+# Cleans all the pages given; returns what failed, one line a page.
+Runner = Callable[[list[Path]], list[str]]
+
+
+def per_page(clean: Callable[[bytes], object]) -> Runner:
+    def run(paths: list[Path]) -> list[str]:
+        failures = []
+        for path in paths:
+            data = path.read_bytes()
+            try:
+                clean(data)
+            except Exception as e:  # a benchmark counts a crash and goes on
+                failures.append(f"{path.name}: {type(e).__name__}: {e}")
+        return failures
+    return run
+
+
+# --- the rows: each sets its tool up and returns a Runner, or the reason
+# it cannot run here (a message starting with "skipped") ---------------
+
+def victor_blocks(opts: argparse.Namespace) -> Runner | str:
+    from victor.config import load_config
+    from victor.page import read_page
+
+    config = load_config(opts.config)
+    return per_page(lambda data: read_page(data, config))
+
+
+def victor_features(opts: argparse.Namespace) -> Runner | str:
+    from victor import features
+    from victor.config import load_config
+    from victor.page import read_page
+
+    config = load_config(opts.config)
+    if not features.select_features(config):
+        return f"skipped: config {config.name} selects no features"
+    lm = None
+    if config.extras.get("perplexity"):
+        from victor.perplexity import PerplexityModel, default_model_path
+
+        lm = PerplexityModel.load(config.perplexity_model or default_model_path())
+    return per_page(lambda data: features.compute(read_page(data, config), config, lm))
+
+
+def victor_clean(opts: argparse.Namespace) -> Runner | str:
+    from victor.cleaner import Cleaner
+    from victor.errors import VictorError
+
+    try:
+        cleaner = Cleaner(opts.config)
+    except VictorError as e:
+        return f"skipped: {e}"
+    return per_page(lambda data: cleaner.clean(data).cleaneval())
+
+
+def victor_batch(opts: argparse.Namespace) -> Runner | str:
+    """clean.py -j N: the batch runner's worker processes, writing
+    CleanEval files to a temporary folder."""
+    from victor import batch
+    from victor.cleaner import Cleaner
+    from victor.errors import VictorError
+
+    try:
+        Cleaner(opts.config)  # fail here, not on every page in the workers
+    except VictorError as e:
+        return f"skipped: {e}"
+    settings = batch.Settings(config=opts.config, overwrite=True)
+
+    def run(paths: list[Path]) -> list[str]:
+        with tempfile.TemporaryDirectory() as out:
+            jobs = batch.plan([str(p) for p in paths], out, "cleaneval")
+            report = batch.run(jobs, settings, workers=opts.jobs)
+        return [f"{source}: {why}" for source, why in report.failed]
+    return run
+
+
+def peer(name: str) -> Callable[[argparse.Namespace], Runner | str]:
+    return lambda opts: per_page(PEERS[name]())
+
+
+ROWS: dict[str, Callable[[argparse.Namespace], Runner | str]] = {
+    "victor-blocks": victor_blocks,  # bytes -> blocks (tidy, preclean, blocks)
+    "victor-features": victor_features,  # bytes -> feature table
+    "victor-clean": victor_clean,  # bytes -> CleanEval text (features, CRF, output)
+    "victor-clean-j": victor_batch,  # the same in --jobs processes
+    **{name: peer(name) for name in PEERS},
+}
+
+
+# --- measuring ---------------------------------------------------------
+
+def _cpu() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _peak_mb(who: int) -> float:
+    return resource.getrusage(who).ru_maxrss / 1024  # kilobytes on Linux
+
+
+def measure(name: str, opts: argparse.Namespace) -> dict:
+    """Runs in the row's own process; returns what the table shows."""
+    paths = page_files(opts.data, opts.sample)
+    runner = ROWS[name](opts)
+    if isinstance(runner, str):
+        return {"row": name, "skipped": runner}
+    runner(paths[:1])
+    setup_mb = _peak_mb(resource.RUSAGE_SELF)
+    walls, cpus = [], []
+    for _ in range(opts.repeat):
+        cpu, wall = _cpu(), time.perf_counter()
+        failures = runner(paths)
+        walls.append(time.perf_counter() - wall)
+        cpus.append(_cpu() - cpu)
+    return {
+        "row": name, "pages": len(paths), "megabytes": sum(p.stat().st_size for p in paths) / 1e6,
+        "wall": min(walls), "cpu": min(cpus), "failures": failures,
+        "setup_mb": setup_mb, "peak_mb": _peak_mb(resource.RUSAGE_SELF),
+        "worker_peak_mb": _peak_mb(resource.RUSAGE_CHILDREN),
+    }
+
+
+def run_row(name: str, argv: list[str]) -> dict:
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.speed", "--worker", name, *argv],
+                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
+    if proc.returncode != 0:
+        return {"row": name, "skipped": f"crashed: {proc.stderr.strip().splitlines()[-1:]}"}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def report(results: list[dict], jobs: int) -> str:
+    rows = []
+    for r in results:
+        label = r["row"].replace("-j", f" -j {jobs}")
+        if "skipped" in r:
+            rows.append([label] + ["-"] * 8)
+            continue
+        ok = r["pages"] - len(r["failures"])
+        worker = f"{r['worker_peak_mb']:.0f}" if r["worker_peak_mb"] else "-"
+        rows.append([label, r["pages"], len(r["failures"]),
+                     ok / r["wall"], r["megabytes"] / r["wall"], ok / r["cpu"],
+                     f"{r['peak_mb']:.0f}", worker, f"{r['setup_mb']:.0f}"])
+    return table(["row", "pages", "failed", "pages/s", "MB/s", "pages/CPU-s",
+                  "peak RSS MB", "worker peak MB", "RSS set up MB"], rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", action="append", metavar="DIR",
+                    help=f"a folder of pages or a collection (repeatable; default {CLEANEVAL})")
+    ap.add_argument("--sample", type=int, metavar="N", help="a seeded random N pages of each folder")
+    ap.add_argument("--rows", default=",".join(ROWS), help=f"comma-separated, of: {', '.join(ROWS)}")
+    ap.add_argument("--config", default="cleaneval", help="Victor's config")
+    ap.add_argument("--jobs", "-j", type=int, default=2, help="processes of the victor-clean-j row")
+    ap.add_argument("--repeat", type=int, default=1, help="time each row N times, keep the fastest")
+    ap.add_argument("--worker", metavar="ROW", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    args.data = args.data or [str(CLEANEVAL)]
+    if args.worker:
+        print(json.dumps(measure(args.worker, args)))
+        return 0
+    names = args.rows.split(",")
+    unknown = [n for n in names if n not in ROWS]
+    if unknown:
+        ap.error(f"unknown rows {', '.join(unknown)}; known: {', '.join(ROWS)}")
+    passed = [a for d in args.data for a in ("--data", d)] + [
+        "--config", args.config, "--jobs", str(args.jobs), "--repeat", str(args.repeat)]
+    if args.sample is not None:
+        passed += ["--sample", str(args.sample)]
+    results = []
+    for name in names:
+        results.append(run_row(name, passed))
+        r = results[-1]
+        print(f"{name}: " + (r["skipped"] if "skipped" in r else f"{r['wall']:.1f} s"),
+              file=sys.stderr)
+    files = page_files(args.data, args.sample)
+    print(f"{len(files)} pages, {sum(f.stat().st_size for f in files) / 1e6:.1f} MB, "
+          f"from {', '.join(args.data)}\n")
+    print(report(results, args.jobs))
+    for r in results:
+        if "skipped" in r:
+            print(f"{r['row']}: {r['skipped']}")
+        for f in r.get("failures", []):
+            print(f"{r['row']} failed on {f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
