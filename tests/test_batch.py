@@ -166,3 +166,19 @@ def _alive(pid: int) -> bool:
             return f.read().split(") ", 1)[1][0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def test_outputs_can_go_to_any_fsspec_url(settings, tmp_path):
+    fsspec = pytest.importorskip("fsspec")
+    run(settings, CLEANEVAL[:3], tmp_path / "plain")
+    report, _ = run(settings, CLEANEVAL[:3], f"file://{tmp_path}/url", workers=2)
+    assert report.done == 3 and contents(tmp_path / "url") == contents(tmp_path / "plain")
+    memory = fsspec.filesystem("memory")  # one per process: this one only
+    try:
+        assert run(settings, CLEANEVAL[:3], "memory://victor-test/out")[0].done == 3
+        written = {p.rsplit("/", 1)[1]: memory.cat(p).decode()
+                   for p in memory.ls("/victor-test/out", detail=False)}
+        assert written == contents(tmp_path / "plain")
+        assert run(settings, CLEANEVAL[:3], "memory://victor-test/out")[0].skipped == 3
+    finally:
+        memory.rm("/victor-test", recursive=True)

@@ -222,6 +222,7 @@ class AtomicFile:
             if is_url(target):
                 self._fs, path = _filesystem(target)
                 folder = path.rpartition("/")[0]
+                self._fs.makedirs(folder, exist_ok=True)
                 self._tmp = f"{folder}/.{name}.{uuid.uuid4().hex}.tmp"
                 self._file = self._fs.open(self._tmp, "w", encoding="utf-8")
                 self._path = path
