@@ -1,0 +1,18 @@
+"""container.*: 1 when any element the block sits in is that element or of
+that class (thesis 4.1): a block in <h2> is likely a header, one in <li>
+a list item."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from victor.features.context import BINARY, Context
+from victor.features.tags import CONTAINERS
+
+FEATURES = {f"container.{name}": BINARY for name in CONTAINERS}
+EXTRA = None
+
+
+def compute(ctx: Context) -> dict[str, list]:
+    masks = np.array(ctx.paths.masks, np.int64)
+    return {name: masks >> i & 1 for i, name in enumerate(FEATURES)}

@@ -1,0 +1,19 @@
+"""div-group.word-ratio, td-group.word-ratio (thesis 4.2): the share of the
+page's words, outside links, that the block's group holds. A group is the
+set of blocks whose nearest enclosing div (td) is the same: the one big
+content area of a layout holds most words, menus and ads hold few."""
+
+from __future__ import annotations
+
+from victor.features.context import RATIO, Context
+
+FEATURES = {"div-group.word-ratio": RATIO, "td-group.word-ratio": RATIO}
+EXTRA = None
+
+
+def compute(ctx: Context) -> dict[str, list]:
+    div, td = ctx.div_ratios, ctx.td_ratios
+    return {
+        "div-group.word-ratio": [div[g] for g in ctx.div_groups.of_block],
+        "td-group.word-ratio": [td[g] for g in ctx.td_groups.of_block],
+    }
