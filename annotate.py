@@ -2,6 +2,7 @@
 """Annotate pages for training (docs/annotation.md):
 
     python annotate.py --config cleaneval PAGE.html PAGE.anno       (interactive)
+    python annotate.py --config cleaneval [--from-gold GOLD.txt | --model M] PAGE.html PAGE.anno
     python annotate.py --config cleaneval --from-gold GOLD.txt PAGE.html -o PAGE.anno
     python annotate.py --config cleaneval --from-gold-dir GOLD_DIR HTML_DIR -o OUT_DIR
     python annotate.py --export cleaneval|text FILE.anno... [-o DIR]
@@ -58,12 +59,24 @@ def stats(args: argparse.Namespace) -> int:
 
 
 def interactive(args: argparse.Namespace) -> int:
-    """The full-screen tool, victor/tui.py: one page and its .anno."""
+    """The full-screen tool, victor/tui.py: one page and its .anno, optionally
+    pre-filled from gold text or a model for a person to correct."""
     if len(args.files) != 2:
         raise VictorError("annotate: give a page and its .anno file (or --from-gold, --export, --stats)")
     from victor import tui
 
-    return tui.run(load_config(args.config), args.files[0], args.files[1])
+    config = load_config(args.config)
+    prefill = None
+    if args.from_gold or args.model:
+        page = anno.read_page_file(args.files[0], config)
+        if args.from_gold:
+            prefill = anno.label_from_gold([b.text for b in page.blocks],
+                                           anno.read_gold(Path(args.from_gold)), args.files[0]).labels
+        else:
+            from victor.cleaner import Cleaner
+
+            prefill = Cleaner(config, args.model).label(page).labels
+    return tui.run(config, args.files[0], args.files[1], prefill)
 
 
 def main() -> int:
@@ -84,12 +97,13 @@ def main() -> int:
     ap.add_argument("--overwrite", action="store_true",
                     help="replace .anno files (they may hold a person's corrections) or exported "
                          "texts that exist")
+    ap.add_argument("--model", help="interactive: pre-fill labels from this model for correction")
     ap.add_argument("--debug", action="store_true", help="show tracebacks")
     args = ap.parse_args()
     try:
         if (args.export or args.stats) and not args.files:
             raise VictorError("annotate: name the .anno files to read")
-        if args.from_gold or args.from_gold_dir:
+        if args.from_gold_dir or (args.from_gold and args.output):
             return from_gold(args)
         if args.export:
             return export(args)
