@@ -17,6 +17,8 @@ from operator import itemgetter
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
+
 from victor.config import Config
 from victor.errors import VictorError
 from victor.features import (
@@ -26,8 +28,6 @@ from victor.features import (
 from victor.features.context import BAG, BINARY, CATEGORY, COUNT, RATIO, Context
 from victor.features.discretise import binary, by_scale, by_values
 from victor.page import Page
-
-import numpy as np
 
 # In table order: markup, content, document; the extras last.
 FAMILIES = (container, split, chars, tokens, sentence, duplicate, regexp, bullet, groups,
@@ -136,7 +136,7 @@ def table(page: Page, feature_dicts: list[dict[str, str]]) -> str:
     row a block, the block id first, tab-separated."""
     names = list(feature_dicts[0]) if feature_dicts else []
     lines = ["\t".join(["id", *names])]
-    values = itemgetter(*names) if len(names) > 1 else lambda feats: tuple(feats.values())
+    values = itemgetter(*names) if len(names) > 1 else lambda feats: (feats[names[0]],)
     rows = map("\t".join, map(values, feature_dicts))
     lines.extend(map("{}\t{}".format, (b.id for b in page.blocks), rows) if names
                  else (str(b.id) for b in page.blocks))

@@ -102,6 +102,9 @@ class GroupWords:
 
 
 class Context:
+    """A page on its way to features: the blocks, the config, the selected
+    feature names, and the statistics shared by the families."""
+
     def __init__(self, page: Page, config: Config, names: tuple[str, ...],
                  lm: Any = None) -> None:
         self.page = page

@@ -15,7 +15,8 @@ FEATURES = {"first-duplicate": BINARY, "duplicate-count": COUNT}
 EXTRA = None
 
 def compute(ctx: Context) -> dict[str, list]:
-    keys = [(letters or t.replace(" ", "")).lower() for letters, t in zip(ctx.text.letters, ctx.texts)]
+    keys = [(letters or t.replace(" ", "")).lower()
+            for letters, t in zip(ctx.text.letters, ctx.texts)]
     count: dict[str, int] = {}
     for k in keys:
         count[k] = count.get(k, 0) + 1

@@ -26,8 +26,7 @@ def compute(ctx: Context) -> dict[str, list]:
         value: dict[str, str] = {}
         left = short  # distinct texts no earlier pattern matched
         for i, pattern in enumerate(ctx.config.regexp.get(name, ()), 1):
-            search = pattern.search
-            found = [t for t in left if search(t)]
+            found = list(filter(pattern.search, left))
             if found:
                 value.update(dict.fromkeys(found, str(i)))
                 left = left.difference(found)
