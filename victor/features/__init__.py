@@ -22,8 +22,9 @@ import numpy as np
 from victor.config import Config
 from victor.errors import VictorError
 from victor.features import (
-    bullet, chars, class_words, container, depth, document, duplicate, groups,
-    link_density, perplexity, position, regexp, sentence, split, tokens,
+    bullet, chars, class_words, container, density, depth, document, duplicate, groups,
+    link_density, main_group, perplexity, position, regexp, sentence, size, split, tag_path,
+    title, tokens,
 )
 from victor.features.context import BAG, BINARY, CATEGORY, COUNT, RATIO, Context
 from victor.features.discretise import binary, by_scale, by_values
@@ -31,7 +32,8 @@ from victor.page import Page
 
 # In table order: markup, content, document; the extras last.
 FAMILIES = (container, split, chars, tokens, sentence, duplicate, regexp, bullet, groups,
-            position, document, class_words, link_density, depth, perplexity)
+            position, document, class_words, link_density, depth, perplexity,
+            density, size, tag_path, main_group, title)
 
 KINDS = MappingProxyType({n: k for fam in FAMILIES for n, k in fam.FEATURES.items()})
 FEATURE_NAMES: tuple[str, ...] = tuple(KINDS)

@@ -53,4 +53,5 @@ def marker(text: str) -> str:
 
 
 def compute(ctx: Context) -> dict[str, list]:
-    return {"bullet": [marker(t) for t in ctx.texts]}
+    values = {t: marker(t) for t in set(ctx.texts)}
+    return {"bullet": list(map(values.__getitem__, ctx.texts))}

@@ -4,8 +4,6 @@ a list item."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from victor.features.context import BINARY, Context
 from victor.features.tags import CONTAINERS
 
@@ -14,5 +12,4 @@ EXTRA = None
 
 
 def compute(ctx: Context) -> dict[str, list]:
-    masks = np.array(ctx.paths.masks, np.int64)
-    return {name: masks >> i & 1 for i, name in enumerate(FEATURES)}
+    return {name: ctx.masks >> i & 1 for i, name in enumerate(FEATURES)}

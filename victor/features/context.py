@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+import numpy as np
+
 from victor.blocks import Block
 from victor.config import Config
 from victor.page import Page
@@ -92,13 +94,14 @@ def paths(blocks: list[Block], class_words: bool) -> Paths:
 
 
 @dataclass(slots=True)
-class GroupWords:
-    """Words of each div (td) group: blocks whose nearest enclosing div (td)
-    is the same element; -1 gathers the blocks outside any."""
-    of_block: list[int]  # the group of each block
-    total: dict[int, int]  # all words of the group
-    unlinked: dict[int, int]  # words of the group not inside <a>
-    page_unlinked: int
+class Groups:
+    """The div (td) groups of a page: blocks whose nearest enclosing div
+    (td) is the same element; the blocks outside any form one group too.
+    Per-group arrays are indexed by the group numbers in `of_block`."""
+    of_block: np.ndarray  # the group of each block
+    words: np.ndarray  # all words of each group
+    unlinked: np.ndarray  # words of each group not inside <a>
+    ratio: np.ndarray  # each group's share of the page's words not inside <a>
 
 
 class Context:
@@ -119,52 +122,43 @@ class Context:
         """Characters, tokens, words and sentence ends of every block."""
         return text_stats(self.texts)
 
-    @cached_property
-    def words(self) -> list[int]:
-        return self.text.words.tolist()
+    @property
+    def words(self) -> np.ndarray:
+        return self.text.words
 
     @cached_property
-    def sentences(self) -> list[int]:
+    def sentences(self) -> np.ndarray:
         """As victor.text.sentences splits them: every sentence end closes
         one, and text after the last end is one more."""
-        return (self.text.sentence_ends + ~self.text.ends_sentence).tolist()
+        return self.text.sentence_ends + ~self.text.ends_sentence
 
     @cached_property
     def paths(self) -> Paths:
         return paths(self.blocks, class_words="class-words" in self.names)
 
     @cached_property
-    def in_link(self) -> list[bool]:
-        return [bool(m & LINK_BIT) for m in self.paths.masks]
+    def masks(self) -> np.ndarray:
+        """Bit i: the block is in an element of the i-th CONTAINERS class."""
+        return np.array(self.paths.masks, np.int64)
 
     @cached_property
-    def div_groups(self) -> GroupWords:
+    def in_link(self) -> np.ndarray:
+        return self.masks & LINK_BIT != 0
+
+    @cached_property
+    def div_groups(self) -> Groups:
         return self._groups([b.div_group for b in self.blocks])
 
     @cached_property
-    def td_groups(self) -> GroupWords:
+    def td_groups(self) -> Groups:
         return self._groups([b.td_group for b in self.blocks])
 
-    def _groups(self, of_block: list[int]) -> GroupWords:
-        total: dict[int, int] = {}
-        unlinked: dict[int, int] = {}
-        for g, w, linked in zip(of_block, self.words, self.in_link):
-            total[g] = total.get(g, 0) + w
-            if not linked:
-                unlinked[g] = unlinked.get(g, 0) + w
-        return GroupWords(of_block, total, unlinked, sum(unlinked.values()))
-
-    @cached_property
-    def div_ratios(self) -> dict[int, float]:
-        return _ratios(self.div_groups)
-
-    @cached_property
-    def td_ratios(self) -> dict[int, float]:
-        return _ratios(self.td_groups)
-
-
-def _ratios(groups: GroupWords) -> dict[int, float]:
-    """Each group's share of the page's words outside links (thesis 4.2:
-    menus are links, so their groups weigh little)."""
-    whole = groups.page_unlinked
-    return {g: groups.unlinked.get(g, 0) / whole if whole else 0.0 for g in groups.total}
+    def _groups(self, serials: list[int]) -> Groups:
+        """Each group's share of the page's words outside links (thesis 4.2:
+        menus are links, so their groups weigh little)."""
+        of_block = np.array(serials, np.int64) + 1  # -1, outside any, is 0
+        words = np.bincount(of_block, weights=self.words)
+        unlinked = np.bincount(of_block, weights=self.words * ~self.in_link)
+        whole = unlinked.sum()
+        ratio = unlinked / whole if whole else np.zeros(len(unlinked))
+        return Groups(of_block, words, unlinked, ratio)

@@ -22,9 +22,9 @@ EXTRA = None
 def compute(ctx: Context) -> dict[str, list]:
     n = len(ctx.blocks)
     return {
-        "document.word-count": np.full(n, sum(ctx.words)),
-        "document.sentence-count": np.full(n, sum(ctx.sentences)),
+        "document.word-count": np.full(n, ctx.words.sum()),
+        "document.sentence-count": np.full(n, ctx.sentences.sum()),
         "document.block-count": np.full(n, n),
-        "document.max-div-group": np.full(n, max(ctx.div_ratios.values(), default=0.0)),
-        "document.max-td-group": np.full(n, max(ctx.td_ratios.values(), default=0.0)),
+        "document.max-div-group": np.full(n, ctx.div_groups.ratio.max()),
+        "document.max-td-group": np.full(n, ctx.td_groups.ratio.max()),
     }

@@ -9,6 +9,8 @@ are not all duplicates of each other.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from victor.features.context import BINARY, COUNT, Context
 
 FEATURES = {"first-duplicate": BINARY, "duplicate-count": COUNT}
@@ -17,12 +19,9 @@ EXTRA = None
 def compute(ctx: Context) -> dict[str, list]:
     keys = [(letters or t.replace(" ", "")).lower()
             for letters, t in zip(ctx.text.letters, ctx.texts)]
-    count: dict[str, int] = {}
-    for k in keys:
-        count[k] = count.get(k, 0) + 1
-    seen: set[str] = set()
-    first = []
-    for k in keys:
-        first.append(int(count[k] > 1 and k not in seen))
-        seen.add(k)
-    return {"first-duplicate": first, "duplicate-count": [count[k] for k in keys]}
+    count = Counter(keys)
+    # Each key to the index of its first block: later blocks are written
+    # first, so the earliest is written last.
+    first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1)))
+    return {"first-duplicate": [count[k] > 1 and first[k] == i for i, k in enumerate(keys)],
+            "duplicate-count": list(map(count.__getitem__, keys))}

@@ -12,8 +12,6 @@ EXTRA = None
 
 
 def compute(ctx: Context) -> dict[str, list]:
-    div, td = ctx.div_ratios, ctx.td_ratios
-    return {
-        "div-group.word-ratio": [div[g] for g in ctx.div_groups.of_block],
-        "td-group.word-ratio": [td[g] for g in ctx.td_groups.of_block],
-    }
+    div, td = ctx.div_groups, ctx.td_groups
+    return {"div-group.word-ratio": div.ratio[div.of_block],
+            "td-group.word-ratio": td.ratio[td.of_block]}

@@ -13,7 +13,7 @@ every tag ends a block; the div group is the wider view that adds to it.
 
 from __future__ import annotations
 
-from itertools import accumulate
+import numpy as np
 
 from victor.features.context import RATIO, Context
 
@@ -27,11 +27,9 @@ def _share(part: int, whole: int) -> float:
 
 def compute(ctx: Context) -> dict[str, list]:
     blocks = ctx.blocks
-    words = ctx.words
-    linked = [w if a else 0 for w, a in zip(words, ctx.in_link)]
     # Words before block i: the words of blocks i..j are a difference.
-    all_before = [0, *accumulate(words)]
-    linked_before = [0, *accumulate(linked)]
+    all_before = [0, *np.cumsum(ctx.words).tolist()]
+    linked_before = [0, *np.cumsum(ctx.words * ctx.in_link).tolist()]
     whole_page = _share(linked_before[-1], all_before[-1])
     share: dict[int, float] = {}
     container = []
@@ -56,7 +54,8 @@ def compute(ctx: Context) -> dict[str, list]:
                                        all_before[hi + 1] - all_before[lo])
         container.append(s)
     groups = ctx.div_groups
-    group_share = {g: _share(total - groups.unlinked.get(g, 0), total)
-                   for g, total in groups.total.items()}
+    linked = groups.words - groups.unlinked
+    group_share = np.divide(linked, groups.words, out=np.zeros(len(linked)),
+                            where=groups.words > 0)
     return {"link-density.container": container,
-            "link-density.div-group": [group_share[g] for g in groups.of_block]}
+            "link-density.div-group": group_share[groups.of_block]}

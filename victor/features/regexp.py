@@ -11,6 +11,8 @@ would cost more than all the other features together.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from victor.features.context import CATEGORY, Context
 
 NAMES = ("url", "date", "time")
@@ -30,5 +32,5 @@ def compute(ctx: Context) -> dict[str, list]:
             if found:
                 value.update(dict.fromkeys(found, str(i)))
                 left = left.difference(found)
-        out[f"regexp.{name}"] = [value.get(t, "0") for t in ctx.texts]
+        out[f"regexp.{name}"] = list(map(value.get, ctx.texts, repeat("0")))
     return out

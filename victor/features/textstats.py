@@ -103,10 +103,11 @@ def text_stats(texts: list[str]) -> TextStats:
     token_block = np.searchsorted(block_start, first, side="right") - 1
     token_count = np.bincount(token_block, minlength=n)
     # Gaps have neither letters nor digits, so a token's stretch may take
-    # in the gap after it.
+    # in the gap after it. Digits are few: find their tokens by search.
     is_alpha = cls == ALPHA
     has_letter = np.logical_or.reduceat(is_alpha, first)
-    has_digit = np.logical_or.reduceat(cls == NUM, first)
+    has_digit = np.zeros(len(first), bool)
+    has_digit[np.searchsorted(first, np.flatnonzero(cls == NUM), side="right") - 1] = True
     kind = np.where(has_letter, np.where(has_digit, MIX_TOKEN, WORD_TOKEN),
                     np.where(has_digit, NUM_TOKEN, OTHER_TOKEN))
     tokens = np.bincount(token_block * 4 + kind, minlength=4 * n).reshape(n, 4)
