@@ -41,10 +41,14 @@ FORMATS = {"victor": ".txt", "cleaneval": ".txt", "text": ".txt", "jsonl": ".jso
 DEFAULT_FORMAT = "cleaneval"
 PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml", ".php", ".asp", ".aspx", ".txt")
 # Pages a worker cleans per round trip: a page takes tens of milliseconds,
-# a round trip well under one, and small chunks keep the processes evenly
-# busy at the end of a batch.
+# a round trip well under one. Small chunks, and a big page in a chunk
+# nearly of its own, keep the processes evenly busy to the end of a batch.
 CHUNK_PAGES = 4
-CHUNK_BYTES = 4_000_000
+CHUNK_BYTES = 500_000
+# Chunks in the workers' hands per worker. Chunks are settled in order, so
+# one slow page holds up the settling of those after it: the window must be
+# wide enough for the other workers to keep going meanwhile.
+WINDOW = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,7 +388,7 @@ class _Chunk:
     def add(self, item: Item, route: _Route) -> None:
         self.items.append(item)
         self.routes.append(route)
-        self.size += len(item.data or b"")
+        self.size += len(item.data) if item.data is not None else route.weight
 
     def full(self) -> bool:
         return len(self.items) >= CHUNK_PAGES or self.size >= CHUNK_BYTES
@@ -484,7 +488,7 @@ class _Batch:
             self.chunk = _Chunk()
         if entry is not None:
             self.window.append(entry)
-        while len(self.window) > 2 * self.workers:
+        while len(self.window) > WINDOW * self.workers:
             self.settle(self.window.popleft())
 
     def add(self, item: Item, route: _Route) -> None:
