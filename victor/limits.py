@@ -1,0 +1,123 @@
+"""Bounds on what one page may cost, so that a batch keeps moving whatever
+a crawl delivers: a time limit per page, and a limit on how deep elements
+nest, which keeps parsing linear and the blocks' container paths short.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+from victor.errors import VictorError
+
+# Elements nested deeper than this are kept, but as empty siblings at this
+# depth, as Blink's parser does at 512. The deepest page of the training
+# data nests 38 elements; a broken page (a template that never closes its
+# div, repeated per post) can nest hundreds of thousands, and then HTML5
+# tree construction, which searches the stack of open elements at every
+# tag, takes time quadratic in the depth, and every block's container path
+# as long as the depth takes memory quadratic in it.
+MAX_DEPTH = 256
+
+DEFAULT_TIMEOUT = 60.0
+
+# Tags that never deepen the nesting: void elements, and elements the
+# parser closes by itself (their depth is bounded by their parents').
+_FLAT = frozenset(
+    "area base br col embed hr img input keygen link meta param source track wbr "
+    "html head body p li dt dd tr td th thead tbody tfoot caption colgroup option optgroup "
+    "rb rt rp rtc".split())
+# Elements whose content is text up to their closing tag.
+_RAW_TEXT = frozenset("script style textarea title xmp iframe noembed noframes noscript".split())
+_TAG = re.compile(r"<(/?)([a-zA-Z][^\s/>]*)|<!--")
+
+
+def limit_depth(text: str, max_depth: int = MAX_DEPTH) -> str:
+    """The markup with every element that would open deeper than `max_depth`
+    closed straight away (`<div>` becomes `<div></div>`) and its own closing
+    tag removed: its text moves up to the deepest allowed element, and the
+    tag still separates blocks. Nesting is counted from the tags alone, in
+    linear time before any parser runs (about 2% of cleaning a page);
+    pages within the limit, every page of the training data among them,
+    come back unchanged."""
+    stack: list[tuple[str, bool]] = []  # open elements: name, cut off
+    open_count: dict[str, int] = {}
+    edits: list[tuple[int, int, str]] = []  # (start, end, replacement)
+    pos = 0
+    while m := _TAG.search(text, pos):
+        pos = m.end()
+        name = m.group(2)
+        if name is None:  # a comment runs to -->, or to the end of the page
+            end = text.find("-->", pos)
+            if end < 0:
+                break
+            pos = end + 3
+            continue
+        name = name.lower()
+        if name in _FLAT:
+            continue
+        end = text.find(">", pos)
+        if end < 0:
+            break
+        if m.group(1):  # a closing tag closes everything opened since its element
+            if open_count.get(name):
+                while True:
+                    top, cut = stack.pop()
+                    open_count[top] -= 1
+                    if top == name:
+                        break
+                if cut:
+                    edits.append((m.start(), end + 1, ""))
+            continue
+        if name in _RAW_TEXT:
+            close = re.compile(f"</{name}", re.I).search(text, pos)
+            if close is None:  # the rest of the page is its text
+                break
+            pos = close.start()
+            continue
+        pos = end + 1
+        if text[end - 1] == "/":  # self-closing (foreign content: svg, math)
+            continue
+        cut = len(stack) >= max_depth
+        stack.append((name, cut))
+        open_count[name] = open_count.get(name, 0) + 1
+        if cut:
+            edits.append((m.start(), pos, f"{text[m.start():pos]}</{name}>"))
+    if not edits:
+        return text
+    parts, at = [], 0
+    for start, end, replacement in edits:
+        parts.append(text[at:start])
+        parts.append(replacement)
+        at = end
+    parts.append(text[at:])
+    return "".join(parts)
+
+
+@contextmanager
+def time_limit(seconds: float | None, source: str) -> Iterator[None]:
+    """Raises a VictorError naming `source` in the code run inside it once
+    `seconds` have passed, so that a page that takes too long is reported
+    and the worker goes on with the next one. SIGALRM interrupts Python
+    code between bytecodes: a call into C (a parser, crfsuite) finishes
+    first, which the depth limit above and the size limit keep to seconds.
+    Signals reach only the main thread; elsewhere (a Dask worker's task
+    thread) the code runs without a limit."""
+    if not seconds or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise VictorError(f"{source}: took longer than {seconds:g} s to clean; skipped "
+                          "(raise --timeout to allow more)")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
