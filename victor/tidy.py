@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Union
 
 from victor.errors import VictorError
+from victor.limits import limit_depth
 
 Node = Union["Element", str]
 
@@ -188,6 +189,47 @@ def _clean(text: str) -> str:
     return _CONTROL.sub(" ", text) if _CONTROL.search(text) else text
 
 
+# --- bytes that are no page ------------------------------------------------
+
+# Formats that crawls and downloads save under page names, by their first
+# bytes.
+_MAGIC = (
+    (b"\x89PNG\r\n\x1a\n", "PNG image"), (b"GIF87a", "GIF image"), (b"GIF89a", "GIF image"),
+    (b"\xff\xd8\xff", "JPEG image"), (b"\x00\x00\x01\x00", "icon image"),
+    (b"RIFF", "RIFF media: WebP, WAV or AVI"), (b"%PDF-", "PDF document"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "Office document"),
+    (b"PK\x03\x04", "ZIP archive or Office document"), (b"\x1f\x8b", "gzip-compressed data"),
+    (b"\xfd7zXZ\x00", "xz-compressed data"), (b"\x28\xb5\x2f\xfd", "zstd-compressed data"),
+    (b"wOFF", "web font"), (b"wOF2", "web font"), (b"\x7fELF", "executable program"),
+)
+# Bytes that text in any encoding but UTF-16/32 practically never holds:
+# C0 controls other than whitespace and ESC (which ISO-2022 encodings use).
+# Uniformly random bytes, which is what compressed and most binary data
+# look like, are 10.5% such bytes; a share of fewer bytes than
+# _BINARY_SAMPLE says too little to refuse them.
+_NOT_CONTROL = bytes(b for b in range(256) if not (b < 0x20 and b not in b"\t\n\x0c\r\x1b"))
+_BINARY_SHARE = 0.05
+_BINARY_SAMPLE = 256
+
+
+def sniff(data: bytes) -> str | None:
+    """What the bytes are when they are clearly not a page: a known
+    binary format, or binary data of any kind. Runs before decoding, since
+    any bytes decode as some single-byte encoding and would be cleaned as
+    a page of gibberish. A page with a few stray NUL or control bytes is
+    still a page."""
+    if data.startswith(tuple(bom for bom, _ in _BOMS)) or _looks_utf16(data):
+        return None
+    for magic, kind in _MAGIC:
+        if data.startswith(magic):
+            return kind
+    sample = data[:65536]
+    controls = len(sample.translate(None, _NOT_CONTROL))
+    if len(sample) >= _BINARY_SAMPLE and controls > _BINARY_SHARE * len(sample):
+        return f"binary data, {controls / len(sample):.0%} control bytes"
+    return None
+
+
 # --- parser backends ----------------------------------------------------
 
 
@@ -305,12 +347,18 @@ PARSERS: dict[str, Callable[[str], Element]] = {
 DEFAULT_PARSER = "lexbor"
 
 
-def parse(data: bytes, parser: str = DEFAULT_PARSER, declared: str | None = None) -> Document:
+def parse(data: bytes, parser: str = DEFAULT_PARSER, declared: str | None = None,
+          source: str = "-") -> Document:
     """Bytes to a tree. `declared` is an encoding named outside the page
-    (an HTTP header), tried before the page's own declarations."""
+    (an HTTP header), tried before the page's own declarations. Bytes that
+    are clearly no page (`sniff`) are refused naming `source`; nesting
+    deeper than `limits.MAX_DEPTH` is flattened before parsing."""
     try:
         build = PARSERS[parser]
     except KeyError:
         raise VictorError(f"unknown parser {parser!r}; choose one of {', '.join(PARSERS)}")
+    kind = sniff(data)
+    if kind is not None:
+        raise VictorError(f"{source}: not an HTML page ({kind})")
     text, encoding = decode(data, declared)
-    return Document(build(text), encoding)
+    return Document(build(limit_depth(text)), encoding)
