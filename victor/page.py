@@ -22,6 +22,6 @@ class Page:
 def read_page(data: bytes, config: Config, source: str = "-",
               declared_encoding: str | None = None, url: str = "") -> Page:
     """`url` is used where the page itself does not say (a crawl record's address)."""
-    doc = parse(data, config.parser, declared_encoding)
+    doc = parse(data, config.parser, declared_encoding, source)
     pre = preclean(doc.root, config.tag_delete)
     return Page(source, pre.url or url, pre.title, doc.encoding, split_blocks(pre.body))
