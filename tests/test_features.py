@@ -2,8 +2,8 @@
 by hand. Snippets are cited by file under shared/data; a closing tag added
 to make a fragment whole is marked so.
 
-Most tests use a config whose value lists keep every whole number and
-whose scales have 100 steps, so that an expected value reads as counted:
+Most tests use a config whose value lists keep every whole number to 100
+and whose scales have 100 steps, so that an expected value reads as counted:
 a count of 3 is "3", a share of 0.375 is "37".
 """
 
@@ -16,7 +16,7 @@ import yaml
 
 from victor.config import CONFIG_DIR, Config, load_config
 from victor.errors import VictorError
-from victor.features import FEATURE_NAMES, KINDS, compute, select_features, table
+from victor.features import EXTRA_OF, FEATURE_NAMES, KINDS, compute, select_features, table
 from victor.features.context import COUNT, RATIO
 from victor.page import read_page
 
@@ -86,7 +86,7 @@ def exact(tmp_path_factory: pytest.TempPathFactory) -> Config:
     raw = yaml.safe_load((CONFIG_DIR / "cleaneval.yaml").read_text())
     raw["crf-features"] = [n for n in FEATURE_NAMES if n != "perplexity"]
     raw["extras"] = {"class-words": True, "link-density": True, "depth": True}
-    raw["values"] = {n: list(range(1001)) for n, k in KINDS.items() if k == COUNT}
+    raw["values"] = {n: list(range(101)) for n, k in KINDS.items() if k == COUNT}
     raw["scales"] = {n: 100 for n, k in KINDS.items() if k == RATIO}
     path = tmp_path_factory.mktemp("configs") / "exact.yaml"
     path.write_text(yaml.safe_dump(raw))
@@ -373,8 +373,10 @@ def test_table_has_a_header_and_a_row_a_block(cleaneval: Config) -> None:
     page = read_page(SIDEBAR.encode(), cleaneval)
     lines = table(page, compute(page, cleaneval)).splitlines()
     header = lines[0].split("\t")
-    # cleaneval.yaml selects every feature; perplexity waits for its model.
-    assert header == ["id", *(n for n in FEATURE_NAMES if n != "perplexity")]
+    # cleaneval.yaml selects every feature but those of the extras it leaves
+    # off (perplexity waits for its model; the article model's extras).
+    assert header == ["id", *(n for n in FEATURE_NAMES
+                              if n not in EXTRA_OF or cleaneval.extras.get(EXTRA_OF[n]))]
     assert len(lines) == 1 + len(SIDEBAR_TEXTS)
     assert [line.split("\t")[0] for line in lines[1:]] == [str(i) for i in range(9)]
     assert all(len(line.split("\t")) == len(header) for line in lines)
@@ -382,7 +384,8 @@ def test_table_has_a_header_and_a_row_a_block(cleaneval: Config) -> None:
 
 def test_cleaneval_config_selects_what_it_discretises(cleaneval: Config) -> None:
     selected = select_features(cleaneval)
-    assert set(selected) == set(FEATURE_NAMES) - {"perplexity"}
+    assert set(selected) == {n for n in FEATURE_NAMES
+                             if n not in EXTRA_OF or cleaneval.extras.get(EXTRA_OF[n])}
     for name in selected:
         if KINDS[name] == COUNT:
             assert name in cleaneval.values

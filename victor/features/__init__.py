@@ -12,7 +12,6 @@ thesis.
 from __future__ import annotations
 
 import difflib
-from itertools import repeat
 from operator import itemgetter
 from types import MappingProxyType
 from typing import Any
@@ -130,7 +129,13 @@ def compute(page: Page, config: Config, lm: Any = None) -> list[dict[str, str]]:
     for j, n in enumerate(names):
         if KINDS[n] in (CATEGORY, BAG):
             cells[:, j] = raw[n]
-    return list(map(dict, map(zip, repeat(names), cells.tolist())))
+    # Copies of a dict that has every key already are filled without the
+    # resizing that building 54-key dicts from nothing costs.
+    empty = dict.fromkeys(names).copy
+    feats = [empty() for _ in page.blocks]
+    for f, row in zip(feats, cells.tolist()):
+        f.update(zip(names, row))
+    return feats
 
 
 def table(page: Page, feature_dicts: list[dict[str, str]]) -> str:

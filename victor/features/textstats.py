@@ -18,11 +18,12 @@ from dataclasses import dataclass
 import numpy as np
 
 # Character classes of char.*: letters, decimal digits, Unicode punctuation
-# (P*), whitespace, anything else; GAP is the separator between blocks.
-ALPHA, NUM, PUNCT, WHITE, OTHER, GAP = range(6)
+# (P*), whitespace, anything else.
+ALPHA, NUM, PUNCT, WHITE, OTHER = range(5)
 # Token classes of token.*, by whether a token has letters and digits.
 WORD_TOKEN, NUM_TOKEN, MIX_TOKEN, OTHER_TOKEN = range(4)
-_SEPARATOR = "\n"  # never inside a block: block text is collapsed
+# Between blocks, never inside one (block text is collapsed); whitespace.
+_SEPARATOR = "\n"
 _CLOSERS = "\"')]"
 _TERMINALS = ".!?"
 # A character's properties in one byte: its class in the low bits, then
@@ -47,8 +48,6 @@ def _properties(c: str) -> int:
         cls = ALPHA
     elif c.isdecimal():
         cls = NUM
-    elif c == _SEPARATOR:
-        cls = GAP
     elif c.isspace():
         cls = WHITE
     else:
@@ -90,10 +89,10 @@ def text_stats(texts: list[str]) -> TextStats:
     cls = props & _CLASS_BITS
     sizes = np.fromiter(map(len, texts), np.int64, n) + 1  # with the separator
     block_start = np.cumsum(sizes) - sizes
-    chars = np.bincount(np.repeat(np.arange(n) * 6, sizes) + cls, minlength=6 * n)
-    chars = chars.reshape(n, 6)[:, :GAP]
+    chars = np.bincount(np.repeat(np.arange(n) * 5, sizes) + cls, minlength=5 * n).reshape(n, 5)
+    chars[:, WHITE] -= 1  # the separator
 
-    gap = (cls == WHITE) | (cls == GAP)
+    gap = cls == WHITE
     starts = ~gap
     starts[1:] &= gap[:-1]
     first = np.flatnonzero(starts)  # the first character of each token
