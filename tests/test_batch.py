@@ -31,6 +31,14 @@ def settings(tmp_path_factory):
     return Settings("cleaneval", model_for_tests(tmp_path_factory.mktemp("model")))
 
 
+@pytest.fixture(scope="module")
+def reference(settings, tmp_path_factory):
+    """What an uninterrupted run writes for the Dragnet pages."""
+    folder = tmp_path_factory.mktemp("reference")
+    run(settings, DRAGNET, folder)
+    return folder
+
+
 def run(settings, files, outdir=None, workers=1, fmt=None):
     text: list[str] = []
     jobs = batch.plan([str(f) for f in files], outdir and str(outdir), fmt)
@@ -89,15 +97,12 @@ def test_a_bad_input_is_reported_and_the_rest_is_cleaned_in_order(settings, tmp_
     assert "1 failed" in report.summary() and f"failed: {missing}: no such file" in report.summary()
 
 
-def test_a_killed_batch_leaves_whole_outputs_and_a_rerun_finishes_it(settings, tmp_path):
-    reference = tmp_path / "reference"
-    run(settings, DRAGNET, reference)
+def test_a_killed_batch_leaves_whole_outputs_and_a_rerun_finishes_it(settings, reference,
+                                                                     tmp_path):
     out = tmp_path / "out"
     proc = clean_py(settings, "-j", "2", "-o", out, *DRAGNET,
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while len(contents(out) if out.exists() else {}) < 4 and time.monotonic() < deadline:
-        time.sleep(0.02)
+    _wait_for_outputs(out, 4)
     workers = _children(proc.pid)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
@@ -124,6 +129,19 @@ def test_a_killed_batch_leaves_whole_outputs_and_a_rerun_finishes_it(settings, t
     assert already >= len(partial) and cleaned + already == len(DRAGNET)
     assert contents(out) == contents(reference)
     assert "\r" not in stderr  # no progress bar when standard error is no terminal
+
+
+def test_a_worker_that_dies_costs_no_page(settings, reference, tmp_path):
+    """Killed by the system (out of memory, say): its chunks go to a fresh
+    pool of workers and the batch finishes as if nothing happened."""
+    proc = clean_py(settings, "-j", "2", "-o", tmp_path, *DRAGNET,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    _wait_for_outputs(tmp_path, 4)
+    os.kill(_children(proc.pid)[0], signal.SIGKILL)
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 0, stderr
+    assert stderr.startswith(f"{len(DRAGNET)} cleaned, 0 already done, 0 failed")
+    assert contents(tmp_path) == contents(reference)
 
 
 def test_a_progress_bar_on_a_terminal(settings, tmp_path):
@@ -153,6 +171,12 @@ def test_progress_line_says_pages_rate_errors_and_time_left():
     assert progress_line(report, 0.25, 2.0) == (
         "[#####...............]  25%  10 pages  5.0 pages/s  1 errors  0:00:06 left")
     assert progress_line(report, None, 2.0) == "10 pages  5.0 pages/s  1 errors"
+
+
+def _wait_for_outputs(folder: Path, n: int) -> None:
+    deadline = time.monotonic() + 60
+    while len(contents(folder) if folder.exists() else {}) < n and time.monotonic() < deadline:
+        time.sleep(0.02)
 
 
 def _children(pid: int) -> list[int]:
