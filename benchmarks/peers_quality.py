@@ -6,7 +6,9 @@ longest-common-subsequence alignment of the extracted words with the gold
 words, and 4-word shingle precision, recall and F1 (victor.evaluate, the
 measures Victor is scored with), micro-averaged: counts summed over pages
 before dividing. The row "every block" keeps all of Victor's blocks: the
-recall a block labeller cannot exceed, and the precision of doing nothing.
+recall a block labeller cannot exceed, and the precision of doing nothing;
+the row "victor" (asked for with --tools) is Victor's own output. Score a
+model only on pages it was not trained on.
 
     python3 -m benchmarks.peers_quality            # dragnet-train and cleaneval-dev
     python3 -m benchmarks.peers_quality --data /work/shared/data/cleaneval-dev --per-page scores.tsv
@@ -31,6 +33,13 @@ def every_block(config_name: str) -> Callable[[bytes], str]:
 
     config = load_config(config_name)
     return lambda data: "\n".join(b.text for b in read_page(data, config).blocks)
+
+
+def victor(config_name: str, model: str | None) -> Callable[[bytes], str]:
+    from victor.cleaner import Cleaner
+
+    cleaner = Cleaner(config_name, model)
+    return lambda data: cleaner.clean(data).text()
 
 
 def gold_text(html_path: Path) -> str:
@@ -65,13 +74,15 @@ def main(argv: list[str] | None = None) -> int:
                          f"and {CLEANEVAL})")
     ap.add_argument("--sample", type=int, metavar="N", help="a seeded random N pages of each")
     ap.add_argument("--tools", default=",".join(PEERS) + ",every-block",
-                    help="comma-separated, of: " + ", ".join(PEERS) + ", every-block")
-    ap.add_argument("--config", default="cleaneval", help="Victor's config, for every-block")
+                    help="comma-separated, of: " + ", ".join(PEERS) + ", every-block, victor")
+    ap.add_argument("--config", default="cleaneval", help="Victor's config")
+    ap.add_argument("--model", help="Victor's model (default: the config's)")
     ap.add_argument("--per-page", metavar="TSV", help="also write every page's scores here")
     args = ap.parse_args(argv)
     tools = args.tools.split(",")
     makers: dict[str, Callable[[], Callable[[bytes], str]]] = {
-        **PEERS, "every-block": lambda: every_block(args.config)}
+        **PEERS, "every-block": lambda: every_block(args.config),
+        "victor": lambda: victor(args.config, args.model)}
     unknown = [t for t in tools if t not in makers]
     if unknown:
         ap.error(f"unknown tools {', '.join(unknown)}")

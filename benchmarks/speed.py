@@ -83,7 +83,7 @@ def victor_clean(opts: argparse.Namespace) -> Runner | str:
     from victor.errors import VictorError
 
     try:
-        cleaner = Cleaner(opts.config)
+        cleaner = Cleaner(opts.config, opts.model)
     except VictorError as e:
         return f"skipped: {e}"
     return per_page(lambda data: cleaner.clean(data).cleaneval())
@@ -97,10 +97,10 @@ def victor_batch(opts: argparse.Namespace) -> Runner | str:
     from victor.errors import VictorError
 
     try:
-        Cleaner(opts.config)  # fail here, not on every page in the workers
+        Cleaner(opts.config, opts.model)  # fail here, not on every page in the workers
     except VictorError as e:
         return f"skipped: {e}"
-    settings = batch.Settings(config=opts.config, overwrite=True)
+    settings = batch.Settings(config=opts.config, model=opts.model, overwrite=True)
 
     def run(paths: list[Path]) -> list[str]:
         with tempfile.TemporaryDirectory() as out:
@@ -188,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sample", type=int, metavar="N", help="a seeded random N pages of each folder")
     ap.add_argument("--rows", default=",".join(ROWS), help=f"comma-separated, of: {', '.join(ROWS)}")
     ap.add_argument("--config", default="cleaneval", help="Victor's config")
+    ap.add_argument("--model", help="Victor's model (default: the config's)")
     ap.add_argument("--jobs", "-j", type=int, default=2, help="processes of the victor-clean-j row")
     ap.add_argument("--repeat", type=int, default=1, help="time each row N times, keep the fastest")
     ap.add_argument("--worker", metavar="ROW", help=argparse.SUPPRESS)
@@ -204,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
         "--config", args.config, "--jobs", str(args.jobs), "--repeat", str(args.repeat)]
     if args.sample is not None:
         passed += ["--sample", str(args.sample)]
+    if args.model is not None:
+        passed += ["--model", str(Path(args.model).resolve())]
     results = []
     for name in names:
         results.append(run_row(name, passed))
