@@ -382,6 +382,13 @@ def test_table_has_a_header_and_a_row_a_block(cleaneval: Config) -> None:
     assert all(len(line.split("\t")) == len(header) for line in lines)
 
 
+def test_a_page_without_text_has_no_rows(cleaneval: Config) -> None:
+    # cleaneval-dev/html/42.html, line 244: a float-clearing break.
+    page = read_page(b'<br style="clear: both;" />', cleaneval)
+    assert compute(page, cleaneval) == []
+    assert table(page, []) == "id\n"
+
+
 def test_cleaneval_config_selects_what_it_discretises(cleaneval: Config) -> None:
     selected = select_features(cleaneval)
     assert set(selected) == {n for n in FEATURE_NAMES
