@@ -543,7 +543,10 @@ class _Batch:
                 if (job.output is not None and not self.settings.overwrite
                         and output_exists(job.output)):
                     self.report.skipped += 1
-                    self.done_bytes += job.size or 0
+                    # Out of the total rather than done: the time left is
+                    # judged by the pace of the work this run does.
+                    if self.total is not None:
+                        self.total -= job.size or 0
                 elif job.warc:
                     self.warc(job)
                 else:
