@@ -44,9 +44,10 @@ def clean_main(args: argparse.Namespace) -> int:
         return fail(str(e), args.debug)
 
     bar = Progress(sys.stderr) if sys.stderr.isatty() else None
+    shared_terminal = bar is not None and sys.stdout.isatty()
 
     def write(text: str) -> None:
-        if bar is not None:
+        if shared_terminal:
             bar.clear()
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -62,6 +63,9 @@ def clean_main(args: argparse.Namespace) -> int:
             report = batch.run(jobs, settings, workers, write, on_progress)
     except VictorError as e:
         return fail(str(e), args.debug)
+    except KeyboardInterrupt:  # before the batch began, or while a cluster started
+        print("interrupted", file=sys.stderr)
+        return INTERRUPTED
     finally:
         if bar is not None:
             bar.clear()
