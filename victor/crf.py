@@ -467,6 +467,9 @@ def train(sequences: Sequence[Sequence[dict[str, str]]],
                             encoding="utf-8")
         os.replace(model_tmp, path)
         os.replace(meta_tmp, _metadata_path(path))
+    except FileExistsError:  # from mkdir: "File exists" would not say which
+        raise VictorError(f"{path}: cannot write model ({path.parent} is a file, "
+                          "not a folder)") from None
     except OSError as e:
         raise VictorError(f"{path}: cannot write model ({e.strerror or e})") from None
     except pycrfsuite.CRFSuiteError as e:
