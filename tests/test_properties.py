@@ -1,0 +1,187 @@
+"""What holds for every input, checked on generated ones (hypothesis):
+cleaning any bytes either cleans them or refuses them with a VictorError,
+in bounded time; the cleaner removes text but never invents it; the same
+page gives the same output every time, in whatever order a batch meets it.
+
+The example counts here keep the file quick; `python benchmarks/fuzz.py
+--minutes 10` runs the same checks on as many examples as fit in the time
+(docs/robustness.md).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from victor.cleaner import Cleaner, Result
+from victor.crf import LABELS
+from victor.errors import VictorError
+from victor.text import words
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+FORMATS = ("victor", "cleaneval", "text", "jsonl", "html", "table")
+# Seconds any generated page may take; they are at most a few hundred kB,
+# which a healthy pipeline cleans in well under a second.
+SECONDS = 10.0
+
+CI = settings(max_examples=40, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+# --- what is generated ----------------------------------------------------
+
+@lru_cache(maxsize=None)
+def real_pages() -> tuple[bytes, ...]:
+    """A few pages of each collection, in their own encodings."""
+    files = (sorted((DATA / "cleaneval-dev/html").iterdir())[:6]
+             + sorted((DATA / "dragnet-train/html").iterdir())[:6])
+    return tuple(f.read_bytes() for f in files)
+
+
+@lru_cache(maxsize=None)
+def vocabulary() -> tuple[str, ...]:
+    """Words of a real transcript, punctuation and non-ASCII letters kept."""
+    return tuple(sorted(set((DATA / "dragnet-train/gold/27.txt").read_bytes()
+                            .decode("utf-16").split())))
+
+
+TAGS = ("p", "div", "span", "a", "b", "i", "td", "tr", "table", "li", "ul", "ol", "h1", "h3",
+        "pre", "font", "form", "center", "blockquote", "text", "body", "html", "head", "title",
+        "script", "style", "textarea", "noscript", "svg", "select", "option", "iframe")
+VOID = ("br", "img", "hr", "meta", "input", "wbr")
+ATTRIBUTES = ('class="nav menu"', 'id="content"', 'href="/a?b=1&amp;c"', 'alt="A photo"',
+              'id="http://example.org/" title="T" encoding="utf-8"', 'charset="utf-8"',
+              'http-equiv="content-type" content="text/html; charset=windows-1251"')
+ENCODINGS = ("utf-8", "cp1252", "utf-16", "utf-16-le", "cp1251", "shift_jis", "iso-8859-2")
+
+tokens = st.one_of(
+    st.sampled_from(TAGS).flatmap(lambda t: st.sampled_from([f"<{t}>", f"</{t}>"])),
+    st.tuples(st.sampled_from(TAGS + VOID), st.sampled_from(ATTRIBUTES)).map(
+        lambda ta: f"<{ta[0]} {ta[1]}>"),
+    st.sampled_from(VOID).map(lambda t: f"<{t}>"),
+    st.deferred(lambda: st.sampled_from(vocabulary())),
+    st.sampled_from([" ", "\n", "\t", "&amp;", "&nbsp;", "&#233;", "&#x0;", "&bogus;", "<!--",
+                     "-->", "<", ">", "</", "<!DOCTYPE html>", "\x00", "\ufeff", "\u2028"]),
+    st.text(max_size=8),
+)
+
+html_texts = st.lists(tokens, max_size=300).map("".join)
+
+
+@st.composite
+def html_pages(draw) -> bytes:
+    """Markup built from real tags, attributes and words in any order:
+    unclosed, misnested, in any of several encodings."""
+    return draw(html_texts).encode(draw(st.sampled_from(ENCODINGS)), "replace")
+
+
+@st.composite
+def mutated_pages(draw) -> bytes:
+    """A real page with byte ranges deleted, replaced, duplicated or cut
+    off: what truncated downloads and broken servers deliver."""
+    page = bytearray(draw(st.sampled_from(real_pages())))
+    for _ in range(draw(st.integers(1, 6))):
+        at = draw(st.integers(0, len(page)))
+        size = draw(st.integers(0, 2000))
+        kind = draw(st.sampled_from(["delete", "insert", "repeat", "cut"]))
+        if kind == "delete":
+            del page[at:at + size]
+        elif kind == "insert":
+            page[at:at] = draw(st.binary(max_size=64))
+        elif kind == "repeat":
+            page[at:at] = page[at:at + size] * draw(st.integers(2, 20))
+        else:
+            del page[at:]
+    return bytes(page)
+
+
+any_bytes = st.binary(max_size=4000)
+
+
+# --- what must hold -------------------------------------------------------
+
+def clean_or_refuse(cleaner: Cleaner, data: bytes) -> Result | None:
+    """Cleans `data` and checks the result, or returns None when it is
+    refused with a one-line VictorError naming the source."""
+    started = time.perf_counter()
+    try:
+        result = cleaner.clean(data, "generated.html")
+    except VictorError as e:
+        message = str(e)
+        assert message.startswith("generated.html: ") and "\n" not in message
+        return None
+    assert time.perf_counter() - started < SECONDS
+    check_result(result)
+    return result
+
+
+def check_result(result: Result) -> None:
+    """Every block labelled, probabilities between 0 and 1, every format
+    renders, and no output word that is not in the page's blocks."""
+    assert len(result.labels) == len(result.page.blocks) == len(result.content)
+    assert set(result.labels) <= set(LABELS)
+    assert all(-1e-9 <= p <= 1 + 1e-9 for p in result.content)
+    for fmt in FORMATS:
+        assert isinstance(result.render(fmt), str)
+    json.loads(result.render("jsonl"))
+    page_words = Counter(words(" ".join(result.texts)))
+    invented = Counter(words(result.render("text"))) - page_words
+    assert not invented, f"words not in the page: {sorted(invented)[:10]}"
+
+
+@pytest.fixture(scope="module")
+def cleaner(tmp_path_factory) -> Cleaner:
+    from batch_support import model_for_tests
+
+    return Cleaner("cleaneval", model_for_tests(tmp_path_factory.mktemp("model")))
+
+
+@CI
+@given(data=any_bytes)
+def test_any_bytes_are_cleaned_or_refused_as_no_page(cleaner, data):
+    clean_or_refuse(cleaner, data)
+
+
+@CI
+@given(data=html_pages())
+def test_any_markup_is_cleaned_without_inventing_words(cleaner, data):
+    clean_or_refuse(cleaner, data)
+
+
+@settings(CI, max_examples=15)
+@given(data=mutated_pages())
+def test_damaged_real_pages_are_cleaned_or_refused(cleaner, data):
+    clean_or_refuse(cleaner, data)
+
+
+@CI
+@given(data=st.one_of(html_pages(), any_bytes))
+def test_the_same_page_gives_the_same_output(cleaner, data):
+    first = clean_or_refuse(cleaner, data)
+    second = clean_or_refuse(cleaner, data)
+    assert (first is None) == (second is None)
+    if first is not None:
+        assert second.labels == first.labels
+        assert second.render("victor") == first.render("victor")
+
+
+@settings(CI, max_examples=10)
+@given(pages=st.lists(st.one_of(html_pages(), mutated_pages()), min_size=2, max_size=5),
+       order=st.randoms(use_true_random=False))
+def test_a_batch_in_any_order_gives_each_page_the_same_output(cleaner, pages, order):
+    def outputs(sequence: list[int]) -> dict[int, str | None]:
+        results = {i: clean_or_refuse(cleaner, pages[i]) for i in sequence}
+        return {i: r and r.render("victor") for i, r in results.items()}
+
+    forward = list(range(len(pages)))
+    shuffled = forward[:]
+    order.shuffle(shuffled)
+    assert outputs(shuffled) == outputs(forward)
