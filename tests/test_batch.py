@@ -20,6 +20,7 @@ from batch_support import DATA, ROOT, model_for_tests
 from victor import batch
 from victor.batch import Report, Settings
 from victor.cli import progress_line
+from victor.errors import VictorError
 
 CLEANEVAL = sorted((DATA / "cleaneval-dev/html").iterdir())[:10]
 # Thirty real news pages, about two seconds of work for one process.
@@ -206,3 +207,10 @@ def test_outputs_can_go_to_any_fsspec_url(settings, tmp_path):
         assert run(settings, CLEANEVAL[:3], "memory://victor-test/out")[0].skipped == 3
     finally:
         memory.rm("/victor-test", recursive=True)
+
+
+def test_a_folder_without_pages_and_an_unwritable_output_folder_stop_before_any_work(tmp_path):
+    with pytest.raises(VictorError, match="no pages or WARC files found in"):
+        batch.plan(batch.discover([str(CLEANEVAL[0]), str(tmp_path)]), None, None)
+    with pytest.raises(VictorError, match=r"cannot write output there \(Not a directory\)"):
+        batch.make_folder(str(CLEANEVAL[0] / "out"))

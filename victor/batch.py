@@ -113,12 +113,16 @@ def discover(inputs: Iterable[str]) -> Iterator[str]:
     for item in inputs:
         p = Path(item)
         if item != "-" and not is_url(item) and p.is_dir():
+            found = False
             for root, dirs, files in os.walk(p):
                 dirs.sort()
                 for name in sorted(files):
                     if (name.lower().endswith(PAGE_SUFFIXES + crawl.WARC_SUFFIXES)
                             and not name.startswith(".")):
+                        found = True
                         yield str(Path(root) / name)
+            if not found:
+                raise VictorError(f"no pages or WARC files found in {item}")
         else:
             yield item
 
@@ -146,6 +150,20 @@ def plan(sources: Iterable[str], outdir: str | None, fmt: str | None) -> list[Jo
             seen[out] = src
         jobs.append(Job(src, out, job_fmt, warc, _size(src)))
     return jobs
+
+
+def make_folder(folder: str) -> None:
+    """The output folder, made before any work: one clear error rather than
+    the same failure for every page."""
+    try:
+        if is_url(folder):
+            fs, path = _filesystem(folder)
+            fs.makedirs(path, exist_ok=True)
+        else:
+            os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise VictorError(f"{folder}: cannot write output there ({e.strerror or e}); "
+                          "choose another folder with -o")
 
 
 def join(folder: str, name: str) -> str:

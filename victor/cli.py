@@ -40,6 +40,8 @@ def clean_main(args: argparse.Namespace) -> int:
         # before any work; one process (and forked workers) use this one.
         batch.worker_cleaner(settings)
         jobs = batch.plan(batch.discover(args.files), args.output, args.format)
+        if args.output:
+            batch.make_folder(args.output)
     except VictorError as e:
         return fail(str(e), args.debug)
 
