@@ -196,7 +196,8 @@ def _alive(pid: int) -> bool:
 def test_outputs_can_go_to_any_fsspec_url(settings, tmp_path):
     fsspec = pytest.importorskip("fsspec")
     run(settings, CLEANEVAL[:3], tmp_path / "plain")
-    report, _ = run(settings, CLEANEVAL[:3], f"file://{tmp_path}/url", workers=2)
+    urls = [f"file://{page}" for page in CLEANEVAL[:3]]  # inputs may be URLs too
+    report, _ = run(settings, urls, f"file://{tmp_path}/url", workers=2)
     assert report.done == 3 and contents(tmp_path / "url") == contents(tmp_path / "plain")
     memory = fsspec.filesystem("memory")  # one per process: this one only
     try:
