@@ -411,7 +411,8 @@ def train(sequences: Sequence[Sequence[dict[str, str]]],
 
     Both files are written under temporary names and renamed into place, so
     an interrupted run leaves the previous model usable. The metadata keeps
-    the caller's keys (a `config` key is what load_model checks) and adds the
+    the caller's (JSON-serialisable) keys, a `config` key being what
+    load_model checks, and adds, overriding any of the same name, the
     template itself, since tagging must expand features exactly as training
     did, plus the model file's size and hash, which is how a truncated or
     mismatched model file is recognised. Returns the metadata written."""
