@@ -1,0 +1,191 @@
+"""Broken inputs other than pages, through the real scripts: a damaged or
+mismatched model, a config or template with a mistake, an input that
+cannot be read, an output folder that cannot be written. Each gives one
+line on standard error that names the file and says what to do, and an
+exit status that is not 0; a traceback only with --debug.
+
+(Tests run as root, so no file is unreadable by its permissions: a
+missing file, a folder and a path through a regular file stand in.)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from batch_support import DATA, ROOT, model_for_tests
+
+PAGE = DATA / "cleaneval-dev/html/36.html"
+ANNOTATION = ROOT / "data/cleaneval/36.anno"
+CONFIG = ROOT / "configs/cleaneval.yaml"
+
+
+def run(script: str, *args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / script), *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def one_line_error(proc: subprocess.CompletedProcess, pattern: str) -> None:
+    """Exit status 2 and the error as the last and only error line."""
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, proc.stderr
+    assert re.fullmatch(f"error: {pattern}", errors[0]), errors[0]
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory) -> Path:
+    return Path(model_for_tests(tmp_path_factory.mktemp("model")))
+
+
+def copy_model(model: Path, folder: Path) -> Path:
+    target = folder / "copy.crfsuite"
+    shutil.copy(model, target)
+    shutil.copy(f"{model}.json", f"{target}.json")
+    return target
+
+
+def edited_config(folder: Path, old: str, new: str) -> Path:
+    text = CONFIG.read_text(encoding="utf-8")
+    assert old in text
+    path = folder / "cleaneval.yaml"  # the same name: a model checks it
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+# --- the model ------------------------------------------------------------
+
+def test_a_truncated_model_file(model, tmp_path):
+    copy = copy_model(model, tmp_path)
+    copy.write_bytes(model.read_bytes()[:1000])
+    one_line_error(run("clean.py", "--model", copy, PAGE),
+                   f"{copy}: truncated or corrupt model file .*; retrain")
+
+
+def test_a_corrupt_model_file(model, tmp_path):
+    copy = copy_model(model, tmp_path)
+    data = bytearray(model.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    copy.write_bytes(bytes(data))
+    one_line_error(run("clean.py", "--model", copy, PAGE),
+                   f"{copy}: model file does not match its metadata .*; retrain")
+
+
+def test_a_model_without_its_metadata(model, tmp_path):
+    copy = copy_model(model, tmp_path)
+    Path(f"{copy}.json").unlink()
+    one_line_error(run("clean.py", "--model", copy, PAGE),
+                   f"{copy}.json: model metadata not found; retrain {copy}")
+
+
+def test_a_model_for_another_config(model, tmp_path):
+    copy = copy_model(model, tmp_path)
+    meta = json.loads(Path(f"{copy}.json").read_text(encoding="utf-8"))
+    meta["config"] = "dragnet"
+    Path(f"{copy}.json").write_text(json.dumps(meta), encoding="utf-8")
+    one_line_error(run("clean.py", "--model", copy, PAGE),
+                   f"{copy}: trained for config 'dragnet', not 'cleaneval'; "
+                   "retrain or choose the matching model")
+
+
+def test_a_folder_given_as_the_model(tmp_path):
+    one_line_error(run("clean.py", "--model", tmp_path, PAGE),
+                   f"{tmp_path}: cannot read model \\(Is a directory\\)")
+
+
+def test_debug_shows_the_traceback(model, tmp_path):
+    copy = copy_model(model, tmp_path)
+    copy.write_bytes(b"")
+    proc = run("clean.py", "--debug", "--model", copy, PAGE)
+    assert proc.returncode == 2
+    assert "Traceback" in proc.stderr and proc.stderr.rstrip().splitlines()[-1].startswith(
+        f"error: {copy}: truncated or corrupt model file")
+
+
+# --- the config and the template ------------------------------------------
+
+def test_a_config_with_an_unknown_key(model, tmp_path):
+    config = edited_config(tmp_path, "parser: lexbor", "parser: lexbor\nparsr: lxml")
+    one_line_error(run("clean.py", "--config", config, "--model", model, PAGE),
+                   f"{config}: key 'parsr': unknown key; known keys: parser, .*")
+
+
+@pytest.mark.parametrize("old, new, key, why", [
+    ("parser: lexbor", "parser: 3", "parser", "must be a parser name, not int"),
+    ("  split.p: [0, 1, 2, 3]", "  split.p: [0, one, 2]", "values.split.p",
+     "must be a non-empty ascending list of numbers"),
+    ("  position: 10", "  position: ten", "scales.position",
+     "must be a whole number of steps, at least 1"),
+])
+def test_a_config_with_a_wrong_typed_value(model, tmp_path, old, new, key, why):
+    config = edited_config(tmp_path, old, new)
+    one_line_error(run("clean.py", "--config", config, "--model", model, PAGE),
+                   f"{config}: key '{re.escape(key)}': {why}")
+
+
+def test_a_config_that_is_not_yaml(model, tmp_path):
+    config = edited_config(tmp_path, "parser: lexbor", "parser: [lexbor")
+    one_line_error(run("clean.py", "--config", config, "--model", model, PAGE),
+                   f"{config}: line \\d+ not valid YAML: .*")
+
+
+def test_a_missing_config(model, tmp_path):
+    one_line_error(run("clean.py", "--config", tmp_path / "nope.yaml", "--model", model, PAGE),
+                   f"{tmp_path}/nope.yaml: cannot read config \\(No such file or directory\\); "
+                   "known configs: .*")
+
+
+def test_a_malformed_template(tmp_path):
+    template = tmp_path / "broken.tpl"
+    template.write_text("container.*[0]\nchar.alpha-abs[0..-2]\n", encoding="utf-8")
+    config = edited_config(tmp_path, "template: cleaneval", f"template: {template}")
+    one_line_error(run("learn.py", "--config", config, "-o", tmp_path / "m.crfsuite", ANNOTATION),
+                   f"{template} line 2: offset range '0..-2' runs backwards")
+
+
+# --- inputs and outputs ---------------------------------------------------
+
+def test_a_missing_input_is_reported_and_the_rest_cleaned(model, tmp_path):
+    missing = tmp_path / "gone.html"
+    proc = run("clean.py", "--model", model, "-o", tmp_path / "out", missing, PAGE)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines() == ["1 cleaned, 0 already done, 1 failed",
+                                        f"failed: {missing}: no such file"]
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["36.txt"]
+
+
+def test_an_input_under_a_regular_file_cannot_be_read(model, tmp_path):
+    bad = PAGE / "page.html"
+    proc = run("clean.py", "--model", model, bad)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert f"failed: {bad}: cannot read (Not a directory)" in proc.stderr.splitlines()
+
+
+def test_a_folder_without_pages(model, tmp_path):
+    one_line_error(run("clean.py", "--model", model, tmp_path),
+                   f"no pages or WARC files found in {tmp_path}")
+
+
+def test_an_output_folder_under_a_regular_file(model, tmp_path):
+    out = PAGE / "out"
+    one_line_error(run("clean.py", "--model", model, "-o", out, PAGE, PAGE.with_name("31.html")),
+                   f"{out}: cannot write output there \\(Not a directory\\); "
+                   "choose another folder with -o")
+
+
+def test_a_missing_annotation_file(tmp_path):
+    missing = tmp_path / "gone.anno"
+    one_line_error(run("learn.py", "-o", tmp_path / "m.crfsuite", missing),
+                   f"{missing}: no such annotation file")
+
+
+def test_a_model_that_cannot_be_written(tmp_path):
+    out = PAGE / "m.crfsuite"
+    one_line_error(run("learn.py", "--max-iterations", "1", "-o", out, ANNOTATION),
+                   f"{out}: cannot write model \\({PAGE} is a file, not a folder\\)")
