@@ -81,8 +81,8 @@ def run_dask(jobs: list[batch.Job], settings: batch.Settings, address: str,
     printed = 0
     futures = []
     try:
-        futures = [client.submit(clean_job, _portable(job), settings, pure=False)
-                   for job in jobs]
+        futures = client.map(clean_job, [_portable(job) for job in jobs], settings=settings,
+                             pure=False)
         index = {fut.key: i for i, fut in enumerate(futures)}
         for fut in as_completed(futures):
             i = index[fut.key]
