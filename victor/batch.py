@@ -180,9 +180,15 @@ def _size(source: str) -> int | None:
 
 
 def _filesystem(url: str):
-    import fsspec
+    """The fsspec filesystem of a URL; fsspec and the driver of its protocol
+    (s3fs for s3://, gcsfs for gs://) are needed only for URLs."""
+    try:
+        import fsspec
 
-    return fsspec.core.url_to_fs(url)
+        return fsspec.core.url_to_fs(url)
+    except (ImportError, ValueError) as e:
+        raise VictorError(f"{url}: cannot open this kind of URL ({e}); install fsspec and the "
+                          "package its protocol needs")
 
 
 def open_input(source: str, path: str | None = None) -> IO[bytes]:

@@ -66,7 +66,11 @@ def run_dask(jobs: list[batch.Job], settings: batch.Settings, address: str,
              write: Callable[[str], None],
              on_progress: Callable[[batch.Report, float | None], None] | None = None
              ) -> batch.Report:
-    from distributed import as_completed
+    try:
+        from distributed import as_completed
+    except ImportError:
+        raise VictorError("--dask needs Dask's distributed scheduler: "
+                          "pip install 'dask[distributed]'") from None
 
     stdin = [job for job in jobs if job.source == "-"]
     if stdin:
