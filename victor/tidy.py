@@ -59,6 +59,13 @@ _SUPERSET = {
 }
 # Labels browsers accept that Python's codec registry does not know.
 _ALIASES = {"windows-874": "cp874", "x-sjis": "shift_jis", "x-gbk": "gbk"}
+# Codecs of Python's registry that no browser knows as a page's charset:
+# transforms of bytes to bytes or text to text (decoding with them raises
+# LookupError), and escape, IDNA and placeholder codecs that would read a
+# page's backslashes or letters as code.
+_NOT_CHARSETS = frozenset(
+    "base64 bz2 hex quopri rot-13 uu zlib undefined unicode-escape raw-unicode-escape "
+    "idna punycode utf-7".split())
 # A valid multi-byte UTF-8 sequence, else a single non-ASCII byte: scanning
 # with it tells a UTF-8 page with a few stray legacy bytes from a legacy page.
 _UTF8_UNIT = re.compile(
@@ -82,6 +89,8 @@ def _codec(label: bytes | str | None) -> str | None:
     try:
         name = codecs.lookup(_ALIASES.get(name, name)).name
     except LookupError:
+        return None
+    if name in _NOT_CHARSETS:
         return None
     return _SUPERSET.get(name, name)
 
