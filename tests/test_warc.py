@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import gzip
 import json
+import resource
+import subprocess
+import sys
 
 import pytest
-from batch_support import crawl_warc, model_for_tests
+from batch_support import DATA, ROOT, crawl_warc, model_for_tests
 
 from victor import batch, crawl
 from victor.batch import Settings
@@ -100,3 +103,22 @@ def test_warc_files_are_only_cleaned_to_json_lines(setup):
     with pytest.raises(VictorError, match="JSON lines"):
         batch.plan([str(warc)], None, "text")
     assert batch.plan([str(warc)], "out", "jsonl")[0].output == "out/crawl.jsonl"
+
+
+def test_an_output_that_cannot_be_written_fails_alone(setup, tmp_path):
+    """A full disk, stood in for by a limit on file size: the WARC file's
+    output fails and is not left behind, the small page's is written."""
+    settings, warc, _ = setup
+    page = DATA / "cleaneval-dev/html/1.html"
+    limit = 20_000
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    proc = subprocess.run([sys.executable, str(ROOT / "clean.py"), "--model", settings.model,
+                           "--format", "jsonl", "-o", str(tmp_path), str(warc), str(page)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          preexec_fn=small_files)
+    assert proc.returncode == 1, proc.stderr
+    assert f"failed: {warc}: {tmp_path}/crawl.jsonl: cannot write (File too large)" in proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["1.jsonl"]

@@ -167,7 +167,8 @@ def make_folder(folder: str) -> None:
 
 
 def join(folder: str, name: str) -> str:
-    return f"{folder.rstrip('/')}/{name}" if folder.rstrip("/") else f"/{name}"
+    """For paths and URLs alike."""
+    return f"{folder.rstrip('/')}/{name}"
 
 
 def _size(source: str) -> int | None:
@@ -246,6 +247,7 @@ class AtomicFile:
         self.target = target
         parent, _, name = target.rpartition("/")
         self._fs = None
+        self._error: OSError | None = None  # the first failed write (a full disk)
         try:
             if is_url(target):
                 self._fs, path = _filesystem(target)
@@ -266,14 +268,27 @@ class AtomicFile:
                               f"({e.strerror or e}); choose another folder with -o")
 
     def write(self, text: str) -> None:
-        self._file.write(text)
+        """A failure is kept for `commit` to report: the lines of a WARC
+        file are written as their pages come back, far from any place
+        that could name the output."""
+        if self._error is None:
+            try:
+                self._file.write(text)
+            except OSError as e:
+                self._error = e
 
     def commit(self) -> None:
-        self._file.close()
-        if self._fs is not None:
-            self._fs.mv(self._tmp, self._path)
-        else:
-            os.replace(self._tmp, self.target)
+        try:
+            if self._error is not None:
+                raise self._error
+            self._file.close()
+            if self._fs is not None:
+                self._fs.mv(self._tmp, self._path)
+            else:
+                os.replace(self._tmp, self.target)
+        except OSError as e:
+            self.discard()
+            raise VictorError(f"{self.target}: cannot write ({e.strerror or e})")
 
     def discard(self) -> None:
         try:
@@ -423,6 +438,7 @@ class _Finish:
     """The end of a WARC file's records: commit its output, or discard it
     if the file could not be read to the end."""
 
+    source: str
     out: AtomicFile | None
     ok: bool
     weight: int
@@ -485,10 +501,13 @@ class _Batch:
         if isinstance(entry, _Finish):
             if entry.out is not None:
                 self.open_outputs.remove(entry.out)
-                if entry.ok:
-                    entry.out.commit()
-                else:
+                if not entry.ok:
                     entry.out.discard()
+                else:
+                    try:
+                        entry.out.commit()
+                    except VictorError as e:
+                        self.report.failed.append((entry.source, str(e)))
             self.done_bytes += entry.weight
         else:
             fut, chunk = entry
@@ -559,7 +578,7 @@ class _Batch:
             if out is not None:
                 why += f"; nothing written to {job.output}"
             self.report.failed.append((job.source, why))
-        self.hand_over(_Finish(out, ok, max((job.size or 0) - read_to, 0)))
+        self.hand_over(_Finish(job.source, out, ok, max((job.size or 0) - read_to, 0)))
 
     def run(self, jobs: list[Job]) -> Report:
         try:
