@@ -215,3 +215,12 @@ def test_a_folder_without_pages_and_an_unwritable_output_folder_stop_before_any_
         batch.plan(batch.discover([str(CLEANEVAL[0]), str(tmp_path)]), None, None)
     with pytest.raises(VictorError, match=r"cannot write output there \(Not a directory\)"):
         batch.make_folder(str(CLEANEVAL[0] / "out"))
+
+
+def test_a_reader_that_stops_early_stops_the_batch_quietly(settings):
+    proc = clean_py(settings, "-j", "2", *CLEANEVAL, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE)
+    assert proc.stdout.readline().startswith(b"URL: ")
+    proc.stdout.close()  # as `| head -1` does
+    assert proc.wait(timeout=60) == 141
+    assert b"Traceback" not in proc.stderr.read()

@@ -16,6 +16,7 @@ from victor.config import CONFIG_DIR, resolve
 from victor.errors import VictorError
 
 INTERRUPTED = 130  # what a shell reports for a program stopped by Ctrl-C
+CLOSED_PIPE = 141  # and for one stopped by writing to a pipe nobody reads
 
 
 def fail(message: str, debug: bool = False) -> int:
@@ -68,6 +69,9 @@ def clean_main(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # before the batch began, or while a cluster started
         print("interrupted", file=sys.stderr)
         return INTERRUPTED
+    except BrokenPipeError:  # the reader of standard output has gone (| head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return CLOSED_PIPE
     finally:
         if bar is not None:
             bar.clear()
