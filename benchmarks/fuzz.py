@@ -16,16 +16,18 @@ import argparse
 import sys
 import time
 import traceback
+import warnings
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
+from hypothesis.errors import HypothesisWarning
 from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from test_properties import (any_bytes, clean_or_refuse, html_pages,  # noqa: E402
-                             mutated_pages)
+from test_properties import (PARSERS, any_bytes, charset_labels,  # noqa: E402
+                             clean_or_refuse, html_pages, mutated_pages, read_with_parser)
 
 from victor.cleaner import Cleaner  # noqa: E402
 from victor.limits import time_limit  # noqa: E402
@@ -33,8 +35,9 @@ from victor.limits import time_limit  # noqa: E402
 # A round of one property; rounds alternate so that every property gets
 # its share of any budget.
 ROUND = 200
-# A generated page that takes this long has hit something quadratic.
-HANG_SECONDS = 30.0
+# A generated page that takes this long (wall-clock, on a busy machine) has
+# hit something quadratic; the properties also check CPU time.
+HANG_SECONDS = 60.0
 
 
 def same_twice(cleaner: Cleaner, data: bytes) -> None:
@@ -48,6 +51,11 @@ PROPERTIES = {
     "any bytes": (any_bytes, clean_or_refuse),
     "markup": (html_pages(), clean_or_refuse),
     "damaged real pages": (mutated_pages(), clean_or_refuse),
+    "declared charsets": (st.tuples(html_pages(), charset_labels),
+                          lambda cleaner, d: clean_or_refuse(cleaner, *d)),
+    "every parser": (st.tuples(st.one_of(html_pages(), any_bytes),
+                               st.sampled_from(sorted(PARSERS))),
+                     lambda cleaner, d: read_with_parser(*d)),
     "same output twice": (st.one_of(html_pages(), any_bytes), same_twice),
 }
 
@@ -60,12 +68,12 @@ def fuzz(cleaner: Cleaner, seconds: float, failures: Path) -> tuple[dict[str, in
         for name, (strategy, check) in PROPERTIES.items():
             if time.monotonic() >= deadline:
                 break
-            failing: list[bytes] = []
+            failing: list = []
 
             @settings(max_examples=ROUND, deadline=None, database=None, derandomize=False,
                       suppress_health_check=list(HealthCheck))
             @given(data=strategy)
-            def run(data: bytes) -> None:
+            def run(data) -> None:
                 tried[name] += 1
                 try:
                     with time_limit(HANG_SECONDS, "fuzz"):
@@ -82,7 +90,9 @@ def fuzz(cleaner: Cleaner, seconds: float, failures: Path) -> tuple[dict[str, in
                 if signature not in found:
                     path = failures / f"failure-{len(found) + 1}.html"
                     failures.mkdir(parents=True, exist_ok=True)
-                    path.write_bytes(failing[-1])
+                    example = failing[-1]
+                    path.write_bytes(example if isinstance(example, bytes)
+                                     else repr(example).encode())
                     path.with_suffix(".txt").write_text(
                         f"{name}: {signature}\n\n{''.join(traceback.format_exception(e))}",
                         encoding="utf-8")
@@ -99,6 +109,7 @@ def main() -> int:
     ap.add_argument("--failures", default="fuzz-failures",
                     help="folder for the shrunk failing examples (default fuzz-failures)")
     args = ap.parse_args()
+    warnings.simplefilter("ignore", HypothesisWarning)  # long reprs of big examples
     cleaner = Cleaner(args.config, args.model)
     started = time.monotonic()
     tried, failures = fuzz(cleaner, args.minutes * 60, Path(args.failures))
