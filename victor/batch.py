@@ -32,6 +32,7 @@ from typing import IO, TYPE_CHECKING, Callable, Iterable, Iterator
 
 from victor import crawl
 from victor.errors import VictorError
+from victor.limits import DEFAULT_TIMEOUT, time_limit
 
 if TYPE_CHECKING:
     from victor.cleaner import Cleaner
@@ -60,6 +61,7 @@ class Settings:
     threshold: float | None = None
     max_bytes: int = 50_000_000
     overwrite: bool = False
+    timeout: float | None = DEFAULT_TIMEOUT  # seconds a page may take; None: no limit
 
 
 @dataclass(slots=True)
@@ -211,7 +213,7 @@ def open_input(source: str, path: str | None = None) -> IO[bytes]:
 
 def check_size(source: str, size: int, max_bytes: int) -> None:
     if size > max_bytes:
-        raise VictorError(f"{source}: larger than the limit of {max_bytes // 1_000_000} MB; "
+        raise VictorError(f"{source}: larger than the limit of {max_bytes / 1_000_000:g} MB; "
                           "raise --max-size to clean it")
 
 
@@ -224,6 +226,8 @@ def read_input(source: str, max_bytes: int, path: str | None = None) -> bytes:
                 data = f.read(max_bytes + 1)
             except OSError as e:
                 raise VictorError(f"{source}: cannot read ({e.strerror or e})")
+    if not data:  # a failed download, most likely: reported, so that it is noticed
+        raise VictorError(f"{source}: empty file, nothing to clean")
     check_size(source, len(data), max_bytes)
     return data
 
@@ -350,16 +354,19 @@ def worker_cleaner(settings: Settings) -> Cleaner:
     return cached[1]
 
 
-def clean_item(cleaner: Cleaner, item: Item, max_bytes: int) -> Outcome:
+def clean_item(cleaner: Cleaner, item: Item, max_bytes: int,
+               timeout: float | None = None) -> Outcome:
     """A VictorError or any other exception from one page is that page's
-    failure, never the batch's."""
+    failure, never the batch's; so is taking longer than `timeout` seconds
+    to clean."""
     try:
         if item.data is None:
             data = read_input(item.source, max_bytes, item.path)
         else:
             check_size(item.source, len(item.data), max_bytes)
             data = item.data
-        text = cleaner.clean(data, item.source, item.url, item.encoding).render(item.fmt)
+        with time_limit(timeout, item.source):
+            text = cleaner.clean(data, item.source, item.url, item.encoding).render(item.fmt)
         if item.output is None:
             return text, None
         write_atomic(item.output, text)
@@ -372,7 +379,7 @@ def clean_item(cleaner: Cleaner, item: Item, max_bytes: int) -> Outcome:
 
 def clean_chunk(items: list[Item], settings: Settings) -> list[Outcome]:
     cleaner = worker_cleaner(settings)
-    return [clean_item(cleaner, item, settings.max_bytes) for item in items]
+    return [clean_item(cleaner, item, settings.max_bytes, settings.timeout) for item in items]
 
 
 def _start_worker(settings: Settings) -> None:
