@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from victor.cli import clean_main
+from victor.limits import DEFAULT_TIMEOUT
 
 
 def main() -> int:
@@ -23,6 +24,9 @@ def main() -> int:
                     help="keep content blocks only if their content probability is at least this")
     ap.add_argument("--overwrite", action="store_true", help="replace outputs that exist already")
     ap.add_argument("--max-size", type=float, default=50, help="largest page in MB (default 50)")
+    ap.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                    help="seconds a page may take; a slower one is reported and skipped "
+                         f"(default {DEFAULT_TIMEOUT:g}; 0: no limit)")
     engine = ap.add_mutually_exclusive_group()
     engine.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                         help="worker processes (default 1; 0: one a core)")

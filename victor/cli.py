@@ -35,7 +35,8 @@ def _absolute(path: str | None) -> str | None:
 def clean_main(args: argparse.Namespace) -> int:
     config = args.config if resolve(args.config).parent == CONFIG_DIR else _absolute(args.config)
     settings = batch.Settings(config, _absolute(args.model),
-                              args.threshold, int(args.max_size * 1_000_000), args.overwrite)
+                              args.threshold, int(args.max_size * 1_000_000), args.overwrite,
+                              args.timeout or None)
     try:
         # Built here first so that a bad config or model is one clear error
         # before any work; one process (and forked workers) use this one.
