@@ -1,0 +1,271 @@
+"""The hostile corpus (tests/hostile/, docs/robustness.md): what Victor does
+with inputs that are empty, binary, misencoded, broken, huge or
+pathological. Each is either cleaned (as its well-formed original is,
+where it has one) or refused with one line naming the file and the reason.
+
+The large cases are made at test time at a tenth of their size;
+VICTOR_HOSTILE_FULL=1 makes them full size (a 20 MB page, 100,000 nested
+divs each with a word), which takes a few minutes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+import zlib
+from collections import Counter
+
+import pytest
+from batch_support import ROOT, model_for_tests
+from hostile import make_corpus as corpus
+
+from victor import crf
+from victor.cleaner import Cleaner
+from victor.config import load_config
+from victor.errors import VictorError
+from victor.limits import DEFAULT_TIMEOUT, MAX_DEPTH, limit_depth
+from victor.page import read_page
+from victor.text import collapse, words
+from victor.tidy import decode
+
+HOSTILE = ROOT / "tests" / "hostile"
+FULL = os.environ.get("VICTOR_HOSTILE_FULL") == "1"
+SCALE = 1 if FULL else 10
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory) -> str:
+    return model_for_tests(tmp_path_factory.mktemp("model"))
+
+
+@pytest.fixture(scope="module")
+def cleaner(model) -> Cleaner:
+    return Cleaner("cleaneval", model)
+
+
+def clean(cleaner: Cleaner, name: str):
+    path = HOSTILE / name
+    return cleaner.clean(path.read_bytes(), str(path))
+
+
+def shared_words(text: str, reference: str) -> float:
+    """The share of the reference's words (with repeats) that the text has."""
+    ref = Counter(words(reference))
+    return sum((Counter(words(text)) & ref).values()) / sum(ref.values())
+
+
+def assert_nothing_invented(result) -> None:
+    assert not Counter(words(result.text())) - Counter(words(" ".join(result.texts)))
+
+
+def test_the_committed_corpus_is_what_the_generator_makes():
+    for name, make in corpus.SMALL.items():
+        assert (HOSTILE / name).read_bytes() == make(), f"run make_corpus.py --small ({name})"
+
+
+# --- refused: bytes that are no page ------------------------------------
+
+@pytest.mark.parametrize("name, kind", [("png.html", "PNG image"),
+                                        ("gzip.html", "gzip-compressed data"),
+                                        ("pdf.html", "PDF document")])
+def test_a_binary_file_named_html_is_refused_naming_its_kind(cleaner, name, kind):
+    with pytest.raises(VictorError) as e:
+        clean(cleaner, name)
+    assert str(e.value) == f"{HOSTILE / name}: not an HTML page ({kind})"
+
+
+def test_compressed_data_without_a_magic_number_is_refused_as_binary(cleaner):
+    # A raw deflate stream, as a server that sends Content-Encoding: deflate
+    # delivers it: no header to recognise, only bytes no text has.
+    deflated = zlib.compress(corpus.POST.read_bytes())[2:-4]
+    with pytest.raises(VictorError) as e:
+        cleaner.clean(deflated, "deflated.html")
+    assert re.fullmatch(r"deflated\.html: not an HTML page \(binary data, \d+% control bytes\)",
+                        str(e.value))
+
+
+# --- cleaned as the original: damaged bytes, other encodings -------------
+
+@pytest.mark.parametrize("name, original", [
+    ("controls.html", corpus.POST),
+    ("utf16-bom.html", corpus.POST),
+    ("utf16-no-bom.html", corpus.POST),
+    ("cp1252-undeclared.html", corpus.SPANISH),
+    ("wrong-charset.html", corpus.SPANISH),
+    ("text-unclosed.html", corpus.NEWS),
+])
+def test_a_damaged_or_re_encoded_page_is_cleaned_as_its_original(cleaner, name, original):
+    expected = cleaner.clean(original.read_bytes(), str(original)).cleaneval()
+    assert clean(cleaner, name).cleaneval() == expected
+
+
+def test_a_page_with_invalid_utf8_keeps_its_words(cleaner):
+    result = clean(cleaner, "invalid-utf8.html")
+    original = cleaner.clean(corpus.POST.read_bytes()).text()
+    assert shared_words(result.text(), original) > 0.95
+    assert_nothing_invented(result)
+
+
+@pytest.mark.parametrize("name", ["unclosed-tags.html", "misnested-tags.html"])
+def test_broken_markup_keeps_most_of_the_text(cleaner, name):
+    result = clean(cleaner, name)
+    original = cleaner.clean(corpus.NEWS.read_bytes()).text()
+    assert shared_words(result.text(), original) > 0.9
+    assert_nothing_invented(result)
+
+
+# --- cleaned: pages with little or odd text --------------------------------
+
+@pytest.mark.parametrize("name", ["whitespace.html", "script-only.html"])
+def test_a_page_without_text_gives_an_empty_output(cleaner, name):
+    result = clean(cleaner, name)
+    assert result.page.blocks == []
+    assert (result.text(), result.cleaneval()) == ("", "URL: \n")
+
+
+def test_plain_text_without_tags_is_one_block(cleaner):
+    result = clean(cleaner, "plain-text.html")
+    assert [b.text for b in result.page.blocks] == [
+        collapse(corpus.POST_GOLD.read_text(encoding="utf-8"))]
+    assert result.text() in ("", result.page.blocks[0].text + "\n")
+
+
+def test_a_page_whose_every_block_has_a_twin_is_cleaned(cleaner):
+    result = clean(cleaner, "duplicates.html")
+    original = cleaner.read(corpus.POST.read_bytes())
+    assert result.texts == 2 * [b.text for b in original.blocks]
+    assert all(int(f["duplicate-count"]) >= 2 for f in result.features)
+    assert_nothing_invented(result)
+
+
+# --- large and deep: within the time limit, in bounded memory ------------
+
+def timed(cleaner: Cleaner, data: bytes):
+    started = time.perf_counter()
+    result = cleaner.clean(data)
+    assert time.perf_counter() - started < DEFAULT_TIMEOUT
+    return result
+
+
+def test_a_huge_page_is_cleaned_within_the_time_limit(cleaner):
+    result = timed(cleaner, corpus.big_page(20 // SCALE))
+    assert len(result.page.blocks) > 8000 // SCALE
+    assert "Latest Amelia Earhart search falls short" in result.text()
+
+
+def test_a_5_mb_text_node_is_one_block(cleaner):
+    result = timed(cleaner, corpus.huge_text_node(5))
+    assert len(result.page.blocks) == 1 and len(result.texts[0]) > 5_000_000
+
+
+def test_100000_nested_divs_around_a_paragraph_keep_it():
+    paragraph = collapse(corpus.POST_GOLD.read_text(encoding="utf-8").split("\n")[2])
+    depth = 100_000
+    markup = f"<html><body>{'<div>' * depth}<p>{paragraph}</p>{'</div>' * depth}</body></html>"
+    started = time.perf_counter()
+    page = read_page(markup.encode(), load_config("cleaneval"))
+    assert time.perf_counter() - started < 10
+    assert [b.text for b in page.blocks] == [paragraph]
+    assert len(page.blocks[0].containers) <= MAX_DEPTH + 1
+
+
+def test_a_word_at_every_level_of_deep_nesting_stays_a_block_of_its_own(cleaner):
+    depth = 100_000 // SCALE
+    result = timed(cleaner, corpus.deep_nesting(depth))
+    assert len(result.page.blocks) == depth
+    assert max(len(b.containers) for b in result.page.blocks) <= MAX_DEPTH
+
+
+def test_nesting_within_the_limit_is_left_alone():
+    for page in (corpus.POST, corpus.SPANISH, corpus.NEWS, corpus.SCRIPTED):
+        text = page.read_bytes().decode("utf-8", "replace")
+        assert limit_depth(text) is text
+
+
+def test_tags_in_comments_and_scripts_do_not_count_as_nesting():
+    inner = "<!-- <div> --><script>document.write('<div>')</script><svg><path/></svg>"
+    assert limit_depth(f"<div>{inner}<div>a</div></div>", 2) == f"<div>{inner}<div>a</div></div>"
+    # The third div is closed straight away and its closing tag dropped.
+    assert limit_depth("<div><div>a<div>b</div>c</div></div>", 2) == (
+        "<div><div>a<div></div>bc</div></div>")
+
+
+def test_a_page_longer_than_a_window_gets_the_labels_of_tagging_it_whole(cleaner, monkeypatch):
+    # CleanEval page 33: 1,037 blocks, tagged in windows of 300.
+    page = cleaner.read((ROOT.parent / "shared/data/cleaneval-dev/html/33.html").read_bytes())
+    whole = cleaner.label(page)
+    monkeypatch.setattr(crf, "WINDOW", 300)
+    windowed = cleaner.label(page)
+    assert windowed.labels == whole.labels
+    assert all(abs(a[k] - b[k]) < 1e-6 for a, b in zip(windowed.marginals, whole.marginals)
+               for k in a)
+
+
+# --- limits of a batch: time and size ------------------------------------
+
+def clean_py(model: str, *args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "clean.py"), "--model", model,
+                           *map(str, args)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_page_slower_than_the_timeout_is_reported_and_the_rest_cleaned(model, tmp_path,
+                                                                        workers):
+    slow = tmp_path / "slow.html"
+    slow.write_bytes(corpus.big_page(2))
+    good = sorted((ROOT.parent / "shared/data/cleaneval-dev/html").iterdir())[:3]
+    started = time.monotonic()
+    proc = clean_py(model, "--timeout", "0.5", "-j", workers, "-o", tmp_path / "out",
+                    slow, *good)
+    assert time.monotonic() - started < 30
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines()[-2:] == [
+        "3 cleaned, 0 already done, 1 failed",
+        f"failed: {slow}: took longer than 0.5 s to clean; skipped (raise --timeout to allow more)"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [f"{p.stem}.txt" for p in good]
+
+
+def test_a_page_over_the_size_limit_is_reported_with_the_limit(model, tmp_path):
+    page = ROOT.parent / "shared/data/cleaneval-dev/html/36.html"  # 12.5 kB
+    proc = clean_py(model, "--max-size", "0.01", page)
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines()[-1] == (
+        f"failed: {page}: larger than the limit of 0.01 MB; raise --max-size to clean it")
+
+
+# --- crashes the fuzzing found (docs/robustness.md) -----------------------
+
+def test_every_charset_label_a_page_or_server_may_name_is_survived():
+    # Python's registry has codecs that are no text encodings (base64,
+    # zlib, rot13, ...): a page declaring one made decoding raise.
+    from test_properties import CHARSETS
+
+    page = corpus.cp1252_undeclared()[:3000]
+    for label in CHARSETS:
+        declared = f'<meta charset="{label}">'.encode() + page
+        for data, header in ((declared, None), (page, label)):
+            text, encoding = decode(data, header)
+            assert len(text) > 2000, (label, encoding)
+
+
+# --- a batch of all of it, mixed with good pages -------------------------
+
+def test_a_batch_of_the_corpus_cleans_the_good_and_reports_the_bad(model, tmp_path):
+    good = sorted((ROOT.parent / "shared/data/cleaneval-dev/html").iterdir())[:4]
+    pages = good + sorted(HOSTILE.glob("*.html"))
+    out = tmp_path / "out"
+    proc = clean_py(model, "-j", "2", "-o", out, *pages)
+    refused = {"empty.html": "empty file, nothing to clean",
+               "gzip.html": "not an HTML page (gzip-compressed data)",
+               "pdf.html": "not an HTML page (PDF document)",
+               "png.html": "not an HTML page (PNG image)"}  # in input order
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines()[-len(refused):] == [
+        f"failed: {HOSTILE / name}: {why}" for name, why in refused.items()]
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        p.stem + ".txt" for p in pages if p.name not in refused)
