@@ -73,6 +73,9 @@ _UTF8_UNIT = re.compile(
     rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
     rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}|[\x80-\xff]"
 )
+# Where the units can be: re skips to a pattern's first character class
+# quickly, but tries every alternative of _UTF8_UNIT at every byte.
+_NON_ASCII = re.compile(rb"[\x80-\xff]+")
 # How much messier than the detector's best guess windows-1252 may look and
 # still be chosen (the detector's chaos: the share of odd characters).
 _CP1252_MARGIN = 0.1
@@ -158,7 +161,8 @@ def _mostly_utf8(data: bytes) -> str | None:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         pass
-    units = list(_UTF8_UNIT.finditer(data))
+    units = [unit for run in _NON_ASCII.finditer(data)
+             for unit in _UTF8_UNIT.finditer(data, run.start(), run.end())]
     stray = sum(1 for m in units if m.end() - m.start() == 1)
     if stray >= len(units) - stray:
         return None
