@@ -237,6 +237,21 @@ def test_a_page_over_the_size_limit_is_reported_with_the_limit(model, tmp_path):
         f"failed: {page}: larger than the limit of 0.01 MB; raise --max-size to clean it")
 
 
+def test_a_page_that_fails_never_replaces_its_existing_output(model, tmp_path):
+    # Even with --overwrite, an output goes only when a whole new one
+    # replaces it. (Outputs kept without --overwrite, and a killed batch
+    # rerun: tests/test_batch.py.)
+    page = tmp_path / "page.html"
+    page.write_bytes((HOSTILE / "png.html").read_bytes())
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "page.txt").write_text("a person's corrections\n", encoding="utf-8")
+    proc = clean_py(model, "--overwrite", "-o", out, page)
+    assert proc.returncode == 1
+    assert [p.name for p in out.iterdir()] == ["page.txt"]
+    assert (out / "page.txt").read_text(encoding="utf-8") == "a person's corrections\n"
+
+
 # --- crashes the fuzzing found (docs/robustness.md) -----------------------
 
 def test_every_charset_label_a_page_or_server_may_name_is_survived():
