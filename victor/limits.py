@@ -56,12 +56,13 @@ def limit_depth(text: str, max_depth: int = MAX_DEPTH) -> str:
                 break
             pos = end + 3
             continue
-        name = name.lower()
-        if name in _FLAT:
-            continue
         end = text.find(">", pos)
         if end < 0:
             break
+        pos = end + 1  # a tag runs to the next >, whatever is in between
+        name = name.lower()
+        if name in _FLAT:
+            continue
         if m.group(1):  # a closing tag closes everything opened since its element
             if open_count.get(name):
                 while True:
@@ -70,7 +71,7 @@ def limit_depth(text: str, max_depth: int = MAX_DEPTH) -> str:
                     if top == name:
                         break
                 if cut:
-                    edits.append((m.start(), end + 1, ""))
+                    edits.append((m.start(), pos, ""))
             continue
         if name in _RAW_TEXT:
             close = re.compile(f"</{name}", re.I).search(text, pos)
@@ -78,7 +79,6 @@ def limit_depth(text: str, max_depth: int = MAX_DEPTH) -> str:
                 break
             pos = close.start()
             continue
-        pos = end + 1
         if text[end - 1] == "/":  # self-closing (foreign content: svg, math)
             continue
         cut = len(stack) >= max_depth
