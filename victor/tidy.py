@@ -253,22 +253,25 @@ def _from_lexbor(text: str) -> Element:
     root = Element("html", dict(top.attributes) if top is not None else {})
     if top is None:
         return root
-    stack = [(top.child, root)]
+    stack = [(top.child, root.children)]
     while stack:
-        node, parent = stack.pop()
+        node, siblings = stack.pop()
         while node is not None:
             tag = node.tag
             if tag == "-text":
-                parent.children.append(node.text_content)
+                siblings.append(node.text_content)
             elif tag and tag[0] != "-" and tag != "!doctype":
-                el = Element(tag.lower(), {k: v or "" for k, v in node.attributes.items()})
-                parent.children.append(el)
+                attrs = node.attributes  # a fresh dict, ours to keep
+                if None in attrs.values():  # attributes without a value: <td nowrap>
+                    attrs = {k: v or "" for k, v in attrs.items()}
+                el = Element(tag.lower(), attrs, [])
+                siblings.append(el)
                 child = node.child
                 if child is not None:
                     # Finish this sibling run later; descend first so that
                     # children are appended in document order.
-                    stack.append((node.next, parent))
-                    stack.append((child, el))
+                    stack.append((node.next, siblings))
+                    stack.append((child, el.children))
                     break
             node = node.next
     return root
