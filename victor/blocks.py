@@ -41,7 +41,7 @@ def split_blocks(body: Element) -> list[Block]:
     path: list[Element] = []
     divs: list[int] = [-1]
     tds: list[int] = [-1]
-    serial = {"div": 0, "td": 0}
+    div_count = td_count = 0
 
     def flush() -> None:
         text = collapse("".join(pending))
@@ -50,34 +50,38 @@ def split_blocks(body: Element) -> list[Block]:
             blocks.append(Block(len(blocks), text, tuple(path), tuple(splits), divs[-1], tds[-1]))
             splits.clear()
 
-    # The walk: a stack of (element, index of the next child to visit).
-    stack: list[tuple[Element, int]] = [(body, 0)]
+    # The walk: an iterator over the children of each element on the path,
+    # the innermost last.
+    stack = [iter(body.children)]
     while stack:
-        el, i = stack[-1]
-        if i == len(el.children):
+        for child in stack[-1]:
+            if isinstance(child, str):
+                pending.append(child)
+                continue
+            if pending:
+                flush()
+            tag = child.tag
+            splits.append(tag)
+            if tag == "div":
+                div_count += 1
+                divs.append(div_count)
+            elif tag == "td":
+                td_count += 1
+                tds.append(td_count)
+            path.append(child)
+            stack.append(iter(child.children))
+            break
+        else:  # the innermost element has ended
             stack.pop()
-            if el is body:
+            if pending:
+                flush()
+            if not path:  # <body> itself
                 break
-            flush()
-            path.pop()
-            if el.tag == "div":
+            tag = path.pop().tag
+            if tag == "div":
                 divs.pop()
-            elif el.tag == "td":
+            elif tag == "td":
                 tds.pop()
-            if el.tag not in VOID:
-                splits.append("/" + el.tag)
-            continue
-        stack[-1] = (el, i + 1)
-        child = el.children[i]
-        if isinstance(child, str):
-            pending.append(child)
-            continue
-        flush()
-        splits.append(child.tag)
-        if child.tag == "div" or child.tag == "td":
-            serial[child.tag] += 1
-            (divs if child.tag == "div" else tds).append(serial[child.tag])
-        path.append(child)
-        stack.append((child, 0))
-    flush()
+            if tag not in VOID:
+                splits.append("/" + tag)
     return blocks
