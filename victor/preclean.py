@@ -40,31 +40,35 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
     stack = [body]
     while stack:
         el = stack.pop()
+        pre = el.tag == "pre"
         kept: list[Node] = []
-        pending = list(reversed(el.children))
-        while pending:
-            child = pending.pop()
-            if isinstance(child, str):
-                if el.tag == "pre" and "\n" in child:
-                    kept.extend(_pre_lines(child))
-                else:
-                    kept.append(child)
-                continue
-            tag = child.tag
-            if tag in tag_delete:
-                continue
-            if tag == "text" and "id" in child.attrs:
-                if not url:
-                    url = child.attrs["id"].strip()
-                    title = child.attrs.get("title", "").strip() or title
-                pending.extend(reversed(child.children))
-                continue
-            if tag == "img":
-                alt = " ".join(child.attrs.get("alt", "").split())
-                if alt:
-                    child.children.append(alt)
-            stack.append(child)
-            kept.append(child)
+        # The element's children, with those of an unwrapped <text> in its place.
+        runs = [iter(el.children)]
+        while runs:
+            for child in runs[-1]:
+                if isinstance(child, str):
+                    if pre and "\n" in child:
+                        kept.extend(_pre_lines(child))
+                    else:
+                        kept.append(child)
+                    continue
+                tag = child.tag
+                if tag in tag_delete:
+                    continue
+                if tag == "text" and "id" in child.attrs:
+                    if not url:
+                        url = child.attrs["id"].strip()
+                        title = child.attrs.get("title", "").strip() or title
+                    runs.append(iter(child.children))
+                    break
+                if tag == "img":
+                    alt = " ".join(child.attrs.get("alt", "").split())
+                    if alt:
+                        child.children.append(alt)
+                stack.append(child)
+                kept.append(child)
+            else:
+                runs.pop()
         el.children = kept
     return Precleaned(body, url, title)
 
