@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from victor import crf, evaluate, features, output
+from victor.align import read_gold
 from victor.annotation import load_training_page
 from victor.config import Config
 from victor.errors import VictorError
@@ -35,16 +36,14 @@ class Example:
 
 
 def gold_text(anno_path: Path, texts: list[str], labels: list[str]) -> str:
-    """The text a person kept: `NAME.txt` beside `NAME.anno` where the
-    annotation was made from gold text (CleanEval or plain), else the
-    annotation's own content."""
+    """The text a person kept: the words of `NAME.txt` beside `NAME.anno`
+    read as the gold alignment read them when the labels were made (so
+    Dragnet's appended comments, labelled o, are not counted as missed),
+    else the annotation's own content."""
     beside = anno_path.with_suffix(".txt")
     if not beside.exists():
         return output.plain_text(texts, labels)
-    content = beside.read_bytes().decode("utf-8", "replace")
-    if content.lstrip("\ufeff").startswith("URL:"):
-        return evaluate.parse_cleaneval(content, str(beside)).text
-    return content
+    return " ".join(read_gold(beside).words)
 
 
 def load_example(anno_path: str, config: Config, lm=None) -> Example:
