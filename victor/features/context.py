@@ -63,17 +63,18 @@ def paths(blocks: list[Block], class_words: bool) -> Paths:
     walk down from <body>. Class words are split only when asked for.
     """
     root = (0, None, _NO_WORDS)
-    memo: dict[int, tuple[int, Element | None, frozenset[str]]] = {}
+    # Elements compare and hash by identity (Element has eq=False).
+    memo: dict[Element, tuple[int, Element | None, frozenset[str]]] = {}
     split: dict[str, frozenset[str]] = {}
     out = []
     for b in blocks:
         path = b.containers
-        info = memo.get(id(path[-1])) if path else root
+        info = memo.get(path[-1]) if path else root
         if info is None:
             k = len(path) - 1
-            while k >= 0 and id(path[k]) not in memo:
+            while k >= 0 and path[k] not in memo:
                 k -= 1
-            info = memo[id(path[k])] if k >= 0 else root
+            info = memo[path[k]] if k >= 0 else root
             for el in path[k + 1:]:
                 mask, nearest, words = info
                 tag = el.tag
@@ -86,8 +87,9 @@ def paths(blocks: list[Block], class_words: bool) -> Paths:
                     if own is None:
                         own = split[names] = frozenset(
                             w.lower() for w in _PIECE.findall(names) if len(w) > 1)
-                    words = words | own
-                info = memo[id(el)] = (mask, nearest, words)
+                    if not own <= words:
+                        words = words | own
+                info = memo[el] = (mask, nearest, words)
         out.append(info)
     masks, nearest, words = zip(*out) if out else ((), (), ())
     return Paths(list(masks), list(nearest), list(words))

@@ -68,7 +68,7 @@ _ASCII = _ascii_properties()
 def _classify(cp: np.ndarray) -> np.ndarray:
     """The properties of every code point: ASCII from a table, the distinct
     others looked up once each."""
-    props = _ASCII[np.minimum(cp, 127)]
+    props = _ASCII.take(cp, mode="clip")  # code points above 127 read as 127
     high = np.flatnonzero(cp > 127)
     if len(high):
         distinct, inverse = np.unique(cp[high], return_inverse=True)
@@ -88,8 +88,8 @@ def text_stats(texts: list[str]) -> TextStats:
     props = _classify(cp)
     cls = props & _CLASS_BITS
     sizes = np.fromiter(map(len, texts), np.int64, n) + 1  # with the separator
-    block_start = np.cumsum(sizes) - sizes
-    chars = np.bincount(np.repeat(np.arange(n) * 5, sizes) + cls, minlength=5 * n).reshape(n, 5)
+    block = np.repeat(np.arange(n), sizes)  # of each character
+    chars = np.bincount(block * 5 + cls, minlength=5 * n).reshape(n, 5)
     chars[:, WHITE] -= 1  # the separator
 
     gap = cls == WHITE
@@ -99,7 +99,7 @@ def text_stats(texts: list[str]) -> TextStats:
     ends = ~gap
     ends[:-1] &= gap[1:]
     last = np.flatnonzero(ends)
-    token_block = np.searchsorted(block_start, first, side="right") - 1
+    token_block = block[first]
     token_count = np.bincount(token_block, minlength=n)
     # Gaps have neither letters nor digits, so a token's stretch may take
     # in the gap after it. Digits are few: find their tokens by search.
@@ -115,7 +115,7 @@ def text_stats(texts: list[str]) -> TextStats:
     word_start = word.copy()
     word_start[1:] &= ~word[:-1]
     word_start = np.flatnonzero(word_start)
-    word_block = np.searchsorted(block_start, word_start, side="right") - 1
+    word_block = block[word_start]
     words = np.bincount(word_block, minlength=n)
     # The first word character of a block, if it has one.
     first_word = np.searchsorted(word_block, np.arange(n))
