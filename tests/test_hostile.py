@@ -10,6 +10,7 @@ divs each with a word), which takes a few minutes.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -19,7 +20,7 @@ import zlib
 from collections import Counter
 
 import pytest
-from batch_support import ROOT, model_for_tests
+from batch_support import ROOT, model_for_tests, response
 from hostile import make_corpus as corpus
 
 from victor import crf
@@ -235,6 +236,25 @@ def test_a_page_over_the_size_limit_is_reported_with_the_limit(model, tmp_path):
     assert proc.returncode == 1
     assert proc.stderr.splitlines()[-1] == (
         f"failed: {page}: larger than the limit of 0.01 MB; raise --max-size to clean it")
+
+
+def test_hostile_records_in_a_warc_file(model, tmp_path):
+    # An image served as text/html, an empty response and a server that
+    # names base64 as the charset of a real page.
+    warc = tmp_path / "crawl.warc.gz"
+    page = (ROOT.parent / "shared/data/cleaneval-dev/html/36.html").read_bytes()
+    warc.write_bytes(response("http://a.example/logo", (HOSTILE / "png.html").read_bytes(),
+                              "text/html")
+                     + response("http://a.example/empty", b"", "text/html")
+                     + response("http://a.example/page", page, "text/html; charset=base64"))
+    proc = clean_py(model, "-o", tmp_path / "out", warc)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines()[0] == "2 cleaned, 0 already done, 1 failed"
+    assert re.fullmatch(rf"failed: {warc}#urn:uuid:\S+ \(http://a.example/logo\): "
+                        r"not an HTML page \(PNG image\)", proc.stderr.splitlines()[1])
+    lines = [json.loads(line) for line in (tmp_path / "out/crawl.jsonl").read_text().splitlines()]
+    assert [(r["url"], bool(r["text"])) for r in lines] == [
+        ("http://a.example/empty", False), ("http://cltg.org/cltg/cltg99-1/99-02-26.htm", True)]
 
 
 def test_a_page_that_fails_never_replaces_its_existing_output(model, tmp_path):
