@@ -82,6 +82,11 @@ _CP1252_MARGIN = 0.1
 # C0 controls other than tab, newline and carriage return, and DEL: they
 # carry no text and some XML-based tree builders refuse them.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# The bytes other than those characters: in UTF-8 each of them is a byte of
+# its own value and no other character has such a byte, so deleting these
+# from the encoded text leaves the controls (several times faster than re
+# scanning the text for them).
+_NOT_CONTROL_CHAR = bytes(b for b in range(256) if not _CONTROL.match(chr(b)))
 
 
 def _codec(label: bytes | str | None) -> str | None:
@@ -199,7 +204,9 @@ def _detect(data: bytes) -> str:
 
 
 def _clean(text: str) -> str:
-    return _CONTROL.sub(" ", text) if _CONTROL.search(text) else text
+    if text.encode("utf-8", "surrogatepass").translate(None, _NOT_CONTROL_CHAR):
+        return _CONTROL.sub(" ", text)
+    return text
 
 
 # --- bytes that are no page ------------------------------------------------
