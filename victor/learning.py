@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 from victor import crf, evaluate, features, output
 from victor.align import read_gold
 from victor.annotation import load_training_page
-from victor.config import Config
+from victor.config import ROOT, Config
 from victor.errors import VictorError
 
 
@@ -82,12 +82,21 @@ def train(examples: Sequence[Example], config: Config, model_path: str | os.Path
     template = crf.load_template(config.template)
     metadata = {
         "config": config.name,
-        "config_path": str(config.path),
+        "config_path": _portable(config.path),
         "config_sha256": config.digest,
         "training_pages": [e.name for e in examples],
     }
     return crf.train([e.features for e in examples], [e.labels for e in examples], template,
                      params, model_path, metadata, on_iteration)
+
+
+def _portable(path: Path) -> str:
+    """A path inside the project as relative to it, so that shipped model
+    metadata does not name the machine it was trained on."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
 
 
 @dataclass
