@@ -1,0 +1,140 @@
+"""The article extras (docs/article.md) on a real news page, worked out by
+hand: text density, box sizes, tag paths, the place relative to the main
+div group, and words shared with the <title>.
+
+The snippet is dragnet-train/html/100.html: its <title> (line 1), and from
+line 446 the date line, the tools, the headline, the photo caption, the
+first two paragraphs of the story and the first two related links (the
+closing </p></div> added). Counts are kept whole and shares in hundredths,
+so that an expected value reads as counted.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from victor.config import CONFIG_DIR, Config, load_config
+from victor.features import KINDS, compute, select_features
+from victor.features.context import COUNT, RATIO
+from victor.page import read_page
+
+STORY = ("<title>Latest Amelia Earhart search falls short - CBS News</title>\n"
+         """<div class="heading"> <div class="timeLine"> July 24, 2012 12:11 AM </div>\
+ <div class="pagetools"> <ul>\
+ <li><a class="printer2" target="_blank" href="/2102-201_162-57478379.html">Print</a><a class="icon_print"></a></li>\
+ <li><span>Text </span><a class="icon_smaller"></a><a class="icon_larger"></a></li> </ul>\
+ </div> </div> <div class="overviewHead">\
+ <h1>Latest Amelia Earhart search falls short</h1> </div>\
+ <div id="inlineSocialBarTopPlaceholder"></div> <!-- has video: -->\
+ <!-- has Images: true --> <!-- has feature: --> <!-- is show: false -->\
+ <!-- module channel: 201 --> <div id="storyMediaBox" class="storyMediaBox">\
+ <div class="photoLarge">\
+ <img src="http://i.i.com.com/cnwk.1d/i/tim/2012/07/03/amelia-earhart-AP0707111565_620x350.jpg" border="0" width="620" height="349"/>\
+ <p>This undated file photo shows Amelia Earhart. A group of scientists and historians have launched a $2.2 million expedition to find out what happened to the famed aviator who went missing over the Pacific Ocean 75 years ago.&nbsp;(AP Photo)</p>\
+ </div> <!-- 416 --> </div> <div class="storyText">\
+ <p>(AP) HONOLULU - A $2.2 million expedition that hoped to find wreckage from famed aviator Amelia Earhart's final flight is on its way back to Hawaii without the dramatic, conclusive plane images searchers were hoping to attain.</p>\
+ <p>	</p>\
+ <p>But the group leading the search, The International Group for Historic Aircraft Recovery, still believes Earhart and her navigator crashed onto a reef off a remote island in the Pacific Ocean 75 years ago this month, its president told The Associated Press on Monday.</p>\
+ <p>	</p>\
+ <p><a href="http://www.cbsnews.com/8301-201_162-57465849/expedition-to-find-amelia-earhart-begins-in-honolulu/" >Expedition to find Amelia Earhart begins in Honolulu</a><br><a href="http://www.cbsnews.com/video/watch/?id=5394306n&tag=mncol;lst;3" >Watch: The Lost Journey Of Amelia Earhart</a><br></p></div>""")
+
+NEW = ("text-density", "size", "tag-path", "main-group", "title")
+
+
+@pytest.fixture(scope="module")
+def exact(tmp_path_factory: pytest.TempPathFactory) -> Config:
+    """article.yaml with counts kept whole and shares in hundredths."""
+    raw = yaml.safe_load((CONFIG_DIR / "article.yaml").read_text())
+    raw["values"] = {n: list(range(1001)) for n, k in KINDS.items() if k == COUNT}
+    raw["scales"] = {n: 100 for n, k in KINDS.items() if k == RATIO}
+    path = tmp_path_factory.mktemp("configs") / "exact.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    return load_config(path)
+
+
+def story(config: Config) -> dict[str, dict[str, str]]:
+    """Each block's features by the block's first words."""
+    page = read_page(STORY.encode(), config)
+    return {" ".join(b.text.split()[:3]): feats for b, feats in zip(page.blocks, compute(page, config))}
+
+
+def test_the_article_config_selects_the_new_families(exact: Config) -> None:
+    selected = select_features(load_config("article"))
+    for family in NEW:
+        assert any(n.startswith(family + ".") for n in selected)
+
+
+def test_the_new_families_are_off_unless_a_config_turns_them_on() -> None:
+    cleaneval = load_config("cleaneval")
+    assert not any(cleaneval.extras.get(family) for family in NEW)
+    assert not any(n.startswith(tuple(f + "." for f in NEW)) for n in select_features(cleaneval))
+
+
+def test_text_density_is_words_per_line_of_80_characters(exact: Config) -> None:
+    got = story(exact)
+    # 38 words in 226 characters: 2.8 lines, 13.5 words a line.
+    assert got["(AP) HONOLULU -"]["text-density.block"] == "13"
+    # Shorter than a line: the word count.
+    assert got["July 24, 2012"]["text-density.block"] == "6"  # July 24 2012 12 11 AM
+    assert got["Expedition to find"]["text-density.block"] == "8"
+    # The links' <p> holds 15 words in 52 + 41 characters: 12.9 a line.
+    assert got["Expedition to find"]["text-density.container"] == "12"
+    assert got["Watch: The Lost"]["text-density.container"] == "12"
+
+
+def test_size_counts_the_words_of_the_box_and_of_the_boxes_beside_it(exact: Config) -> None:
+    got = story(exact)
+    sizes = {k: (f["size.before"], f["size.container"], f["size.after"]) for k, f in got.items()}
+    assert sizes == {
+        "July 24, 2012": ("0", "6", "1"),  # first on the page; then the <li> of Print
+        "Print": ("6", "1", "1"),
+        "Text": ("1", "1", "6"),  # the <li> of Print; the <h1>
+        "Latest Amelia Earhart": ("1", "6", "41"),  # the photo caption's <p> after it
+        "This undated file": ("6", "41", "38"),
+        "(AP) HONOLULU -": ("41", "38", "44"),
+        "But the group": ("38", "44", "15"),
+        # Both links share one <p> of 15 words, the last box of the page.
+        "Expedition to find": ("44", "15", "0"),
+        "Watch: The Lost": ("44", "15", "0"),
+    }
+
+
+def test_tag_path_names_the_innermost_elements(exact: Config) -> None:
+    got = story(exact)
+    paths = {k: (f["tag-path.parent"], f["tag-path.3"]) for k, f in got.items()}
+    assert paths["July 24, 2012"] == ("div", "div/div")  # only two elements deep
+    assert paths["Print"] == ("a", "ul/li/a")
+    assert paths["Text"] == ("span", "ul/li/span")
+    assert paths["Latest Amelia Earhart"] == ("h1", "div/h1")
+    assert paths["This undated file"] == ("p", "div/div/p")
+    assert paths["(AP) HONOLULU -"] == ("p", "div/p")
+    assert paths["Expedition to find"] == ("a", "div/p/a")
+
+
+def test_main_group_is_the_div_with_the_most_words_outside_links(exact: Config) -> None:
+    got = story(exact)
+    # div.storyText holds the two paragraphs: 82 words outside links.
+    assert [f["main-group.div"] for f in got.values()] == [
+        "before", "before", "before", "before", "before", "in", "in", "in", "in"]
+    # No <td> at all: every block is in the one group outside any.
+    assert {f["main-group.td"] for f in got.values()} == {"in"}
+
+
+def test_title_words_find_the_headline(exact: Config) -> None:
+    got = story(exact)
+    # The title: latest amelia earhart search falls short cbs news.
+    headline = got["Latest Amelia Earhart"]
+    # All 6 of its words are title words (a share of 1 is the top step, 99),
+    # and they are 6 of the title's 8.
+    assert (headline["title.in-title"], headline["title.of-title"]) == ("99", "75")
+    link = got["Expedition to find"]  # amelia earhart: 2 of its 8 words, 2 of the title's 8
+    assert (link["title.in-title"], link["title.of-title"]) == ("25", "25")
+    assert (got["Print"]["title.in-title"], got["Print"]["title.of-title"]) == ("0", "0")
+
+
+def test_title_features_are_0_without_a_title(exact: Config) -> None:
+    page = read_page(STORY.split("\n", 1)[1].encode(), exact)
+    assert {(f["title.in-title"], f["title.of-title"]) for f in compute(page, exact)} == {("0", "0")}
