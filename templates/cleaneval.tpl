@@ -1,44 +1,54 @@
 # Victor's default template for the CleanEval task: which features of which
 # blocks the CRF sees. Format: docs/templates.md. Offsets count blocks
 # relative to the one being labelled (-1 is the block before it).
+# docs/results.md gives the cross-validated figures behind the choices.
 
 # Markup: the elements around a block and the tags between it and its
 # neighbours say most about headers, list items and where a paragraph breaks.
 container.*             [-1..1]
 split.*                 [-1..1]
 
-# Content of the block itself, plus whether its neighbours end or begin a
-# sentence. Seeing the neighbours' other content features as well lowered
-# label accuracy in cross-validation on cleaneval-dev (6 folds over whole
-# pages, two different fold draws: 68.1% full-label and 77.5% content/noise
-# accuracy with them, 70.0% and 80.4% without).
-char.*                  [0]
-token.*                 [0]
-sentence.*              [0]
+# Content of the block and of its immediate neighbours. With the strong L2
+# regularisation of configs/cleaneval.yaml the neighbours' content helps
+# (cleaneval-dev, 6 folds, two fold draws: 78.0% / 77.2% full-label
+# accuracy with it, 76.7% / 76.9% with the block's own content only); with
+# weak regularisation it had overfitted.
+char.*                  [-1..1]
+token.*                 [-1..1]
+sentence.*              [-1..1]
 sentence-begin          [-1..1]
 sentence-end            [-1..1]
-regexp.*                [0]
+regexp.*                [-1..1]
 # A list is a run of blocks with the same bullet pattern.
 bullet                  [-2..2]
+# How much text stands around: a short block among long ones is part of
+# the text (a link, a byline), one among short ones part of a menu.
+token.alpha-abs         [-3..3]
 
 # Repeated phrases ("read more", "permalink") are noise; the first copy of a
 # quoted post is not.
 first-duplicate         [0]
-duplicate-count         [0]
+duplicate-count         [-1..1]
 
-# Layout: the share of the page's words in the block's div and td groups.
+# Layout: the share of the page's words in the block's div and td groups,
+# and on its tag path (every post of a forum, every paragraph of a story).
 div-group.word-ratio    [-2..2]
 td-group.word-ratio     [-2..2]
+path.word-share         [-1..1]
 
-# Where the block is and what kind of page it is on.
+# Where the block is (in blocks and in words), how far the nearest running
+# text is, and what kind of page it is on.
 position                [0]
+words-before            [-1..1]
+nearest-text            [-1..1]
 document.*              [0]
 
 # Optional extras; absent from the feature dicts unless enabled upstream.
-class-words             [0]
-link-density*           [0]
-depth                   [0]
-perplexity              [0]
+class-words             [-1..1]
+link-density*           [-1..1]
+link-density.container  [-2..2]
+depth                   [-1..1]
+perplexity              [-1..1]
 
 # Combinations. A block that does not begin a sentence after one that did
 # not end one is a continuation, unless a tag in between breaks the text.
