@@ -31,8 +31,16 @@ _FLAT = frozenset(
     "html head body p li dt dd tr td th thead tbody tfoot caption colgroup option optgroup "
     "rb rt rp rtc".split())
 # Elements whose content is text up to their closing tag.
-_RAW_TEXT = frozenset("script style textarea title xmp iframe noembed noframes noscript".split())
-_TAG = re.compile(r"<(/?)([a-zA-Z][^\s/>]*)|<!--")
+_RAW_TEXT = "script|style|textarea|title|xmp|iframe|noembed|noframes|noscript"
+# One token a match, so that the scanning runs in the regex engine and Python
+# sees only the tags: a comment (to -->, or to the end of the page); a
+# raw-text element's start tag with its text, up to its own closing tag
+# (then read as a tag) or the end of the page; or any other tag, which runs
+# to the next >, whatever is in between.
+_TOKEN = re.compile(
+    r"<!--[^-]*(?:-(?!->)[^-]*)*(?:-->)?"
+    rf"|<(?P<raw>{_RAW_TEXT})(?=[\s/>])[^>]*>[^<]*(?:<(?!/(?P=raw))[^<]*)*"
+    r"|<(?P<close>/?)(?P<name>[a-zA-Z][^\s/>]*)(?P<attrs>[^>]*)>", re.I)
 
 
 def limit_depth(text: str, max_depth: int = MAX_DEPTH) -> str:
@@ -40,30 +48,18 @@ def limit_depth(text: str, max_depth: int = MAX_DEPTH) -> str:
     closed straight away (`<div>` becomes `<div></div>`) and its own closing
     tag removed: its text moves up to the deepest allowed element, and the
     tag still separates blocks. Nesting is counted from the tags alone, in
-    linear time before any parser runs (about 2% of cleaning a page);
-    pages within the limit, every page of the training data among them,
-    come back unchanged."""
+    linear time before any parser runs; pages within the limit, every page
+    of the training data among them, come back unchanged."""
     stack: list[tuple[str, bool]] = []  # open elements: name, cut off
     open_count: dict[str, int] = {}
-    edits: list[tuple[int, int, str]] = []  # (start, end, replacement)
-    pos = 0
-    while m := _TAG.search(text, pos):
-        pos = m.end()
-        name = m.group(2)
-        if name is None:  # a comment runs to -->, or to the end of the page
-            end = text.find("-->", pos)
-            if end < 0:
-                break
-            pos = end + 3
+    edits: dict[int, str] = {}  # token number: what to put after it, or "" to drop it
+    for i, (_, close, name, attrs) in enumerate(_TOKEN.findall(text)):
+        if not name:  # a comment or raw text
             continue
-        end = text.find(">", pos)
-        if end < 0:
-            break
-        pos = end + 1  # a tag runs to the next >, whatever is in between
         name = name.lower()
         if name in _FLAT:
             continue
-        if m.group(1):  # a closing tag closes everything opened since its element
+        if close:  # a closing tag closes everything opened since its element
             if open_count.get(name):
                 while True:
                     top, cut = stack.pop()
@@ -71,28 +67,23 @@ def limit_depth(text: str, max_depth: int = MAX_DEPTH) -> str:
                     if top == name:
                         break
                 if cut:
-                    edits.append((m.start(), pos, ""))
+                    edits[i] = ""
             continue
-        if name in _RAW_TEXT:
-            close = re.compile(f"</{name}", re.I).search(text, pos)
-            if close is None:  # the rest of the page is its text
-                break
-            pos = close.start()
-            continue
-        if text[end - 1] == "/":  # self-closing (foreign content: svg, math)
+        if attrs.endswith("/"):  # self-closing (foreign content: svg, math)
             continue
         cut = len(stack) >= max_depth
         stack.append((name, cut))
         open_count[name] = open_count.get(name, 0) + 1
         if cut:
-            edits.append((m.start(), pos, f"{text[m.start():pos]}</{name}>"))
+            edits[i] = f"</{name}>"
     if not edits:
         return text
     parts, at = [], 0
-    for start, end, replacement in edits:
-        parts.append(text[at:start])
-        parts.append(replacement)
-        at = end
+    for i, m in enumerate(_TOKEN.finditer(text)):
+        if i in edits:
+            parts.append(text[at:m.start()])
+            parts.append(m.group() + edits[i] if edits[i] else "")
+            at = m.end()
     parts.append(text[at:])
     return "".join(parts)
 
