@@ -8,17 +8,19 @@ make the figures look better than cleaning an unseen page ever is.
 from __future__ import annotations
 
 import argparse
+import difflib
+import math
 import os
 import random
 import sys
 import traceback
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from victor import crf, evaluate, features, output
+from victor import crf, evaluate, features, output, perplexity
 from victor.align import read_gold
 from victor.annotation import load_training_page
 from victor.config import ROOT, Config
@@ -63,7 +65,10 @@ def load_examples(anno_paths: Sequence[str], config: Config, lm=None) -> list[Ex
 
 def disable(examples: list[Example], names: Iterable[str]) -> list[Example]:
     """The examples without the named features (`family.*` removes a family),
-    for ablation runs."""
+    for ablation runs. A name that matches none of the pages' features is an
+    error: a typo (`duplicate.*` for `duplicate-count`) would otherwise give
+    a run that silently disabled nothing."""
+    names = list(names)
     exact = {n for n in names if not n.endswith("*")}
     prefixes = tuple(n[:-1] for n in names if n.endswith("*"))
     if not exact and not prefixes:
@@ -72,8 +77,15 @@ def disable(examples: list[Example], names: Iterable[str]) -> list[Example]:
     def keep(k: str) -> bool:
         return k not in exact and not (prefixes and k.startswith(prefixes))
 
-    return [Example(e.name, e.url, e.texts, e.labels,
-                    [{k: v for k, v in d.items() if keep(k)} for d in e.features], e.gold)
+    present = {k for e in examples for d in e.features[:1] for k in d}
+    for name in names:
+        hit = name in present if name in exact else any(k.startswith(name[:-1]) for k in present)
+        if not hit:
+            families = {k.rsplit(".", 1)[0] + ".*" for k in present if "." in k}
+            close = difflib.get_close_matches(name, sorted(present | families), n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            raise VictorError(f"--disable {name}: no feature of these pages has that name{hint}")
+    return [replace(e, features=[{k: v for k, v in d.items() if keep(k)} for d in e.features])
             for e in examples]
 
 
@@ -120,8 +132,56 @@ def folds(n: int, k: int, seed: int = 0) -> list[list[int]]:
     return [sorted(order[i::k]) for i in range(k)]
 
 
+# The shipped language model's settings (docs/perplexity.md).
+FOLD_LM_ORDER = 2
+FOLD_LM_MIN_COUNT = 2
+
+
+def gold_paragraphs(example: Example) -> list[str]:
+    """The person's text as paragraphs, for a language model to learn
+    sentences from: `NAME.txt` beside the annotation, else the annotation's
+    own content."""
+    beside = Path(example.name).with_suffix(".txt")
+    if beside.exists():
+        return perplexity.text_paragraphs(beside)
+    return output.plain_text(example.texts, example.labels).split("\n\n")
+
+
+def fold_language_model(train_set: Sequence[Example], path: Path) -> perplexity.PerplexityModel:
+    """A model of the training pages' gold text only, written to `path`.
+    The shipped model has read the gold of every page we test on; scoring a
+    test page with it would let the perplexity feature, and the filter,
+    know the page's answer."""
+    corpus = perplexity.sentence_words(p for e in train_set for p in gold_paragraphs(e))
+    perplexity.train(corpus, FOLD_LM_ORDER, FOLD_LM_MIN_COUNT,
+                     source=f"gold text of {len(train_set)} training pages").write_arpa(path)
+    return perplexity.PerplexityModel.load(path)
+
+
+def with_perplexity(examples: Sequence[Example], config: Config,
+                    lm: perplexity.PerplexityModel) -> list[Example]:
+    """The examples with their perplexity column computed under `lm` by the
+    features package itself (the page is read again for it: features are
+    computed from pages, and a page takes milliseconds)."""
+    only = replace(config, crf_features=("perplexity",))
+    out = []
+    for e in examples:
+        page, _ = load_training_page(e.name, config)
+        column = features.compute(page, only, lm)
+        out.append(replace(e, features=[{**f, **c} for f, c in zip(e.features, column)]))
+    return out
+
+
+def _has_feature(examples: Sequence[Example], name: str) -> bool:
+    return any(name in e.features[0] for e in examples if e.features)
+
+
 def _run_fold(args) -> FoldResult:
     fold, train_set, test_set, config, params, workdir = args
+    if config.extras.get("perplexity") and _has_feature(train_set, "perplexity"):
+        lm = fold_language_model(train_set, Path(workdir) / f"fold{fold}.arpa")
+        train_set = with_perplexity(train_set, config, lm)
+        test_set = with_perplexity(test_set, config, lm)
     model_path = Path(workdir) / f"fold{fold}.crfsuite"
     train(train_set, config, model_path, params)
     model = crf.load_model(model_path)
@@ -138,19 +198,49 @@ def _run_fold(args) -> FoldResult:
                       evaluate.content_accuracy(predicted, truth), words, shingles)
 
 
+def _fold_tasks(examples: list[Example], k: int) -> Iterator[tuple[int, list[Example], list[Example]]]:
+    """(fold number, training pages, test pages) for each of the k folds."""
+    for i, test_idx in enumerate(folds(len(examples), k), 1):
+        test = set(test_idx)
+        yield (i, [e for j, e in enumerate(examples) if j not in test],
+               [examples[j] for j in test_idx])
+
+
 def cross_validate(examples: list[Example], config: Config, k: int, params: dict,
                    workdir: str, jobs: int = 1) -> list[FoldResult]:
-    """Folds run in `jobs` processes; each trains on the other folds' pages."""
-    split = folds(len(examples), k)
-    tasks = []
-    for i, test_idx in enumerate(split, 1):
-        test = set(test_idx)
-        tasks.append((i, [e for j, e in enumerate(examples) if j not in test],
-                      [examples[j] for j in test_idx], config, params, workdir))
+    """Folds run in `jobs` processes; each trains on the other folds' pages.
+    With the perplexity extra on (and not disabled), each fold first
+    recomputes the perplexity of every page under a language model of its
+    own training pages' gold (fold_language_model), whatever model the
+    examples were loaded with."""
+    tasks = [(i, train_set, test_set, config, params, workdir)
+             for i, train_set, test_set in _fold_tasks(examples, k)]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             return list(pool.map(_run_fold, tasks))
     return [_run_fold(t) for t in tasks]
+
+
+def cross_validate_filter(examples: list[Example], k: int, limit: float,
+                          workdir: str) -> list[FoldResult]:
+    """The perplexity filter on its own (no CRF), on the folds of
+    cross_validate: every block of a test page is a line of its text, and
+    the filter under a language model of the other folds' gold keeps the
+    sentences at most `limit` perplexing. Scored by words and shingles as
+    the CRF is; the filter keeps sentences, not blocks, so the block
+    accuracies are NaN."""
+    results = []
+    for i, train_set, test_set in _fold_tasks(examples, k):
+        lm = fold_language_model(train_set, Path(workdir) / f"fold{i}.arpa")
+        keep = perplexity.PerplexityFilter(lm, limit)
+        words = shingles = evaluate.Overlap(0, 0, 0)
+        for e in test_set:
+            score = evaluate.score_page(e.name, keep.process("\n".join(e.texts)), e.gold)
+            words += score.words
+            shingles += score.shingles
+        results.append(FoldResult(i, len(test_set), sum(len(e.labels) for e in test_set),
+                                  math.nan, math.nan, words, shingles))
+    return results
 
 
 def total(results: list[FoldResult]) -> FoldResult:

@@ -1,0 +1,125 @@
+"""Cross-validation that does not flatter: the perplexity feature and the
+perplexity filter are measured with language models that never read the
+test pages' gold text, and ablation names are checked. Real CleanEval
+pages from data/cleaneval."""
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from victor import learning
+from victor.config import load_config
+from victor.errors import VictorError
+from victor.perplexity import PerplexityModel, sentence_words, text_paragraphs
+from victor.text import words
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "cleaneval"
+# Five short pages of running text (275-475 gold words each).
+PAGES = [str(DATA / f"{n}.anno") for n in (12, 14, 31, 49, 51)]
+
+
+@pytest.fixture(scope="module")
+def config():
+    base = load_config("cleaneval")
+    return replace(base, extras={**base.extras, "perplexity": True})
+
+
+@pytest.fixture(scope="module")
+def shipped_lm():
+    return PerplexityModel.load()
+
+
+@pytest.fixture(scope="module")
+def examples(config, shipped_lm):
+    return learning.load_examples(PAGES, config, shipped_lm)
+
+
+def first_long_sentence(anno: str) -> str:
+    """The first gold sentence of the page with at least eight words."""
+    paragraphs = text_paragraphs(Path(anno).with_suffix(".txt"))
+    return " ".join(next(s for s in sentence_words(paragraphs) if len(s) >= 8))
+
+
+# --- --disable --------------------------------------------------------------
+
+def test_disable_drops_a_family_and_named_features(examples):
+    left = learning.disable(examples, ["duplicate-count", "first-duplicate", "char.*"])
+    names = set(left[0].features[0])
+    assert "duplicate-count" not in names and "first-duplicate" not in names
+    assert not any(n.startswith("char.") for n in names)
+    assert "token.alpha-abs" in names and "perplexity" in names
+
+
+@pytest.mark.parametrize("name, message", [
+    ("duplicate.*", "--disable duplicate.*: no feature of these pages has that name; "
+                    "did you mean first-duplicate?"),
+    ("sentences.*", "--disable sentences.*: no feature of these pages has that name; "
+                    "did you mean sentence.*?"),
+])
+def test_disable_refuses_a_name_that_matches_nothing(examples, name, message):
+    with pytest.raises(VictorError) as err:
+        learning.disable(examples, ["bullet", name])
+    assert str(err.value) == message
+
+
+# --- a language model per fold ------------------------------------------------
+
+def test_a_fold_model_has_not_read_the_test_page(examples, tmp_path):
+    train, test = examples[:4], examples[4]
+    fold = learning.fold_language_model(train, tmp_path / "fold.arpa")
+    everything = learning.fold_language_model(examples, tmp_path / "all.arpa")
+    sentence = first_long_sentence(test.name)
+    assert fold.score(sentence) > 2 * everything.score(sentence)
+
+
+def test_the_fold_perplexity_is_the_features_packages_own(config, examples, tmp_path):
+    lm = learning.fold_language_model(examples[:4], tmp_path / "fold.arpa")
+    test = examples[4]
+    [rescored] = learning.with_perplexity([test], config, lm)
+    direct = learning.load_example(test.name, config, lm)
+    assert rescored.features == direct.features
+    # The shipped model has read this page's gold: its values are lower.
+    assert [f["perplexity"] for f in rescored.features] != [f["perplexity"] for f in test.features]
+
+
+def test_cross_validation_ignores_the_model_the_pages_were_loaded_with(
+        config, examples, tmp_path):
+    """Loaded with the shipped model or with one that read every page, the
+    folds come out the same: each fold scores with its own model."""
+    params = {**config.crf, "max-iterations": 20}
+    everything = learning.fold_language_model(examples, tmp_path / "all.arpa")
+    others = learning.load_examples(PAGES, config, everything)
+    assert others[0].features != examples[0].features
+    runs = []
+    for loaded in (examples, others):
+        workdir = tmp_path / f"run{len(runs)}"
+        workdir.mkdir()
+        runs.append(learning.cross_validate(loaded, config, 2, params, str(workdir)))
+    assert runs[0] == runs[1]
+    assert sorted(p.name for p in (tmp_path / "run0").glob("*.arpa")) == ["fold1.arpa", "fold2.arpa"]
+
+
+def test_a_disabled_perplexity_needs_no_fold_model(config, examples, tmp_path):
+    params = {**config.crf, "max-iterations": 5}
+    learning.cross_validate(learning.disable(examples, ["perplexity"]), config, 2, params,
+                            str(tmp_path))
+    assert not list(tmp_path.glob("*.arpa"))
+
+
+# --- the filter on its own ------------------------------------------------------
+
+def test_the_filter_is_scored_on_the_crf_folds(examples, tmp_path):
+    results = learning.cross_validate_filter(examples, 2, 3700.0, str(tmp_path))
+    split = learning.folds(len(examples), 2)
+    assert [r.pages for r in results] == [len(f) for f in split]
+    assert [r.words.gold for r in results] == [
+        sum(len(words(examples[i].gold)) for i in f) for f in split]
+
+
+def test_the_filter_without_a_limit_keeps_every_word_and_with_zero_none(examples, tmp_path):
+    everything = learning.total(learning.cross_validate_filter(examples, 2, float("inf"),
+                                                               str(tmp_path)))
+    assert everything.words.extracted == sum(len(words(t)) for e in examples for t in e.texts)
+    nothing = learning.total(learning.cross_validate_filter(examples, 2, 0.0, str(tmp_path)))
+    assert nothing.words.extracted == 0 and nothing.words.recall == 0
