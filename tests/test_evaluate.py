@@ -95,7 +95,7 @@ def test_cleaneval_text_without_url_line_is_refused_naming_the_file():
 
 
 def test_unreadable_cleaneval_files_name_the_file(tmp_path):
-    with pytest.raises(VictorError, match="missing.txt: file not found"):
+    with pytest.raises(VictorError, match="missing.txt: no such gold file"):
         read_cleaneval(tmp_path / "missing.txt")
     latin = tmp_path / "latin.txt"
     latin.write_bytes("URL: x\n<p>caf\xe9".encode("latin-1"))

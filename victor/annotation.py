@@ -22,7 +22,7 @@ from victor import output
 from victor.align import GoldLabels, label_from_gold, read_gold
 from victor.batch import write_atomic
 from victor.config import Config
-from victor.errors import VictorError
+from victor.errors import VictorError, read_utf8
 from victor.page import Page, read_page
 from victor.text import collapse
 
@@ -53,14 +53,7 @@ class Annotation:
 
 def load_annotation(path: str | os.PathLike) -> Annotation:
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise VictorError(f"{path}: no such annotation file") from None
-    except UnicodeDecodeError as e:
-        raise VictorError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    except OSError as e:
-        raise VictorError(f"{path}: cannot read ({e.strerror})") from None
+    text = read_utf8(path, "annotation file")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

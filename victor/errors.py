@@ -7,3 +7,18 @@ must name the file (or key) at fault and say what to do about it.
 
 class VictorError(Exception):
     """A problem with the user's input, config, model or output location."""
+
+
+def read_utf8(path, what: str = "file") -> str:
+    """The text of a UTF-8 file the user named; any failure to read it is
+    one VictorError naming the file, the kind of file it should be, and why."""
+    from pathlib import Path
+
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise VictorError(f"{path}: no such {what}") from None
+    except UnicodeDecodeError as e:
+        raise VictorError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except OSError as e:
+        raise VictorError(f"{path}: cannot read ({e.strerror})") from None

@@ -26,12 +26,11 @@ import os
 import re
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Iterable, Sequence
 
 from rapidfuzz.distance import LCSseq
 
-from victor.errors import VictorError
+from victor.errors import VictorError, read_utf8
 from victor.text import words
 
 SHINGLE_SIZE = 4
@@ -127,14 +126,7 @@ def parse_cleaneval(content: str, source: str) -> CleanevalPage:
 
 
 def read_cleaneval(path: str | os.PathLike) -> CleanevalPage:
-    try:
-        content = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise VictorError(f"{path}: file not found") from None
-    except UnicodeDecodeError as e:
-        raise VictorError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    except OSError as e:
-        raise VictorError(f"{path}: cannot read ({e.strerror})") from None
+    content = read_utf8(path, "gold file")
     return parse_cleaneval(content, str(path))
 
 
