@@ -1,0 +1,24 @@
+"""The README's Python API: `from victor import Cleaner`, on real pages."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from victor import Cleaner, evaluate
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "cleaneval"
+
+
+def test_cleaner_from_the_package_cleans_a_cleaneval_page_with_the_shipped_model():
+    result = Cleaner("cleaneval").clean((DATA / "23.html").read_bytes())
+    gold = evaluate.read_cleaneval(DATA / "23.txt")
+    assert result.cleaneval().splitlines()[0] == f"URL: {gold.url}"
+    assert len(result.labels) == len(result.content) == len(result.texts)
+    assert evaluate.score_page("23", result.text(), gold.text).words.f1 > 0.9
+
+
+def test_importing_a_stage_does_not_load_the_crf():
+    probe = "import sys, victor.text, victor.tidy; print('victor.crf' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, cwd=DATA.parent.parent)
+    assert out.stdout.strip() == "False"
