@@ -3,8 +3,11 @@ import random
 import time
 from pathlib import Path
 
+import pycrfsuite
 import pytest
 
+from victor import features
+from victor.config import load_config
 from victor.crf import (
     Reference,
     compact_key,
@@ -15,6 +18,7 @@ from victor.crf import (
     train,
 )
 from victor.errors import VictorError
+from victor.page import read_page
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -206,6 +210,46 @@ def test_a_trained_model_tags_blocks_with_labels_and_marginals(trained):
         assert sum(block.values()) == pytest.approx(1.0)
     assert max(marginals[2], key=marginals[2].get) == "c"
     assert model.tag([]) == ([], [])
+
+
+def crfsuite_tagging(model, feature_dicts):
+    """What crfsuite's own tagger makes of a page, to hold ours against."""
+    tagger = pycrfsuite.Tagger()
+    tagger.open(str(model.path))
+    tagger.set(expand(model.template, feature_dicts, compact=True))
+    labels = tagger.tag()
+    return labels, [{label: tagger.marginal(label, t) for label in model.labels}
+                    for t in range(len(feature_dicts))]
+
+
+def same_tagging(ours, theirs) -> bool:
+    return ours[0] == theirs[0] and all(
+        abs(a[label] - b[label]) < 1e-9 for a, b in zip(ours[1], theirs[1]) for label in b)
+
+
+@pytest.mark.parametrize("name", ["1", "33", "46"])
+def test_tagging_gives_crfsuites_labels_and_marginals_on_cleaneval_pages(name):
+    config = load_config("cleaneval")
+    model = load_model(config.model, expected_config=config.name)
+    page = read_page((ROOT / "data" / "cleaneval" / f"{name}.html").read_bytes(), config)
+    feature_dicts = features.compute(page, config, None)
+    assert same_tagging(model.tag(feature_dicts), crfsuite_tagging(model, feature_dicts))
+
+
+def test_tagging_weighs_bags_combinations_and_unseen_values_as_crfsuite_does(tmp_path):
+    pages = [[{"kind": kind, "words": words} for kind, words in page] for page in (
+        [("t", "post body"), ("n", "menu"), ("t", "post")],
+        [("n", "menu nav"), ("t", "body"), ("t", "")],
+    )] * 3
+    labels = [["p", "o", "c"], ["o", "p", "c"]] * 3
+    template = parse_template("kind[-1..1]\nwords[0]\nwords[0] & kind[-1]\n", "bags.tpl")
+    train(pages, labels, template, {"c1": 0.0, "c2": 0.1, "max-iterations": 30},
+          tmp_path / "bags.crfsuite", {"config": "bags"})
+    model = load_model(tmp_path / "bags.crfsuite")
+    unseen = [{"kind": "t", "words": "footer post"}, {"kind": "x", "words": "menu"},
+              {"kind": "n"}, {"kind": "t", "words": "body post nav"}]
+    for page in pages[:2] + [unseen]:
+        assert same_tagging(model.tag(page), crfsuite_tagging(model, page))
 
 
 def test_training_reports_progress_and_writes_metadata_beside_the_model(trained):

@@ -23,7 +23,6 @@ import pytest
 from batch_support import ROOT, model_for_tests, response
 from hostile import make_corpus as corpus
 
-from victor import crf
 from victor.cleaner import Cleaner
 from victor.config import load_config
 from victor.errors import VictorError
@@ -192,17 +191,6 @@ def test_tags_in_comments_and_scripts_do_not_count_as_nesting():
     # The third div is closed straight away and its closing tag dropped.
     assert limit_depth("<div><div>a<div>b</div>c</div></div>", 2) == (
         "<div><div>a<div></div>bc</div></div>")
-
-
-def test_a_page_longer_than_a_window_gets_the_labels_of_tagging_it_whole(cleaner, monkeypatch):
-    # CleanEval page 33: 1,037 blocks, tagged in windows of 300.
-    page = cleaner.read((ROOT.parent / "shared/data/cleaneval-dev/html/33.html").read_bytes())
-    whole = cleaner.label(page)
-    monkeypatch.setattr(crf, "WINDOW", 300)
-    windowed = cleaner.label(page)
-    assert windowed.labels == whole.labels
-    assert all(abs(a[k] - b[k]) < 1e-6 for a, b in zip(windowed.marginals, whole.marginals)
-               for k in a)
 
 
 # --- limits of a batch: time and size ------------------------------------

@@ -343,7 +343,7 @@ def worker_cleaner(settings: Settings) -> Cleaner:
     """The Cleaner of this process and thread, built on first use. A worker
     process (pool or Dask) loads the model once and keeps it for every chunk
     it is sent; keeping it per thread as well means a Dask worker running
-    several threads never shares one CRF tagger between them."""
+    several threads never shares one model's caches between them."""
     key = (settings.config, settings.model, settings.threshold)
     cached = getattr(_worker, "cleaner", None)
     if cached is None or cached[0] != key:

@@ -8,6 +8,10 @@ resolved per set of feature names and a memo from each feature value to its
 attribute strings; the per-block work then runs inside map(), zip() and
 filter(). The CRF receives the attributes under short hashed keys, which
 crfsuite takes in much faster than readable names.
+
+crfsuite trains the model; tagging reads its weights and runs Viterbi and
+forward-backward with numpy, which gives crfsuite's labels and marginals
+without handing it every attribute string of every block (see Model).
 """
 
 from __future__ import annotations
@@ -17,16 +21,20 @@ import hashlib
 import importlib.metadata
 import itertools
 import json
+import math
 import os
 import platform
 import re
 import secrets
+import struct
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
+import numpy as np
 import pycrfsuite
 
 from victor.errors import VictorError
@@ -52,16 +60,6 @@ ATTRIBUTE_KEYS = "blake2b-64/base64-11"
 # Bounds on what a template remembers between pages (see _Memo, _Plan).
 _MEMO_LIMIT = 4096
 _LAYOUT_LIMIT = 64
-
-# Pages longer than WINDOW blocks are tagged a window at a time: crfsuite
-# holds every attribute of the sequence it tags, about 17 KB a block, so a
-# 20 MB page of 86,000 blocks took 2.5 GB whole. Each window is tagged with
-# OVERLAP blocks of context on either side, whose labels are dropped; on
-# that page the labels came out identical and the marginals within 1e-12
-# of tagging it whole. The longest page of the training data has 4,915
-# blocks and is tagged whole.
-WINDOW = 5000
-OVERLAP = 100
 
 _PATTERN = re.compile(r"[A-Za-z0-9_.\-]+\*?|\*")
 _REFERENCE = re.compile(r"\s*(?P<pattern>[^\s\[\]&]+)\s*(?:\[(?P<offsets>[^\]]*)\])?\s*")
@@ -493,45 +491,268 @@ def _temporary(path: Path, created: list[Path]) -> Path:
 
 
 # ---------------------------------------------------------------- tagging
+#
+# Tagging runs on the model's weights with numpy instead of crfsuite's
+# tagger. crfsuite must be handed every attribute string of every block,
+# some 235 a block with the cleaneval template, and building and taking in
+# those strings cost more than reading the page and computing its features.
+# Here a page's values are numbered per feature, and each column of the
+# template (a feature at an offset, or a combination) adds the weight
+# vectors of its few distinct values to all blocks at once. Training stays
+# with crfsuite; tests/test_crf.py checks that labels and marginals equal
+# crfsuite's own tagger's on real pages.
+
+
+@dataclass(frozen=True)
+class Weights:
+    """What a crfsuite model learnt: for each attribute it knows, a weight
+    per label (zero for the pairs training never saw), and the weight of
+    each label following each other. Labels in crfsuite's order."""
+
+    labels: tuple[str, ...]
+    state: dict[str, np.ndarray]
+    transition: np.ndarray  # [previous label, label]
+
+
+# crfsuite's model file (crf1dmodel.c, cqdb.c), all little-endian: a
+# header of magic, size, type, version and eight uint32 counts and offsets;
+# at the features' offset a chunk "FEAT" of size and count, then each
+# feature as type (0 attribute-to-label, 1 label-to-label), source,
+# destination and a float64 weight; at the labels' and the attributes'
+# offsets a string database "CQDB" whose backward array gives, for each
+# number, the offset of a record of number, length and NUL-ended string.
+_HEADER = struct.Struct("<4sI4sI8I")
+_CHUNK = struct.Struct("<4sII")
+_FEATURE = struct.Struct("<IIId")
+_CQDB = struct.Struct("<4sIIIII")
+_RECORD = struct.Struct("<II")
+
+
+def _names(data: bytes, base: int) -> list[str]:
+    chunk, _, _, _, count, backward = _CQDB.unpack_from(data, base)
+    if chunk != b"CQDB":
+        raise ValueError("no string database")
+    names = []
+    for number, at in enumerate(struct.unpack_from(f"<{count}I", data, base + backward)):
+        stored, length = _RECORD.unpack_from(data, base + at)
+        if at == 0 or stored != number or length == 0:
+            raise ValueError(f"bad string record {number}")
+        start = base + at + _RECORD.size
+        names.append(data[start:start + length - 1].decode("utf-8"))
+    return names
+
+
+def read_weights(data: bytes, source: str) -> Weights:
+    """The names and weights of a crfsuite model file, read from its bytes:
+    crfsuite's own dump of a model prints weights to six decimals only and
+    needs a temporary file."""
+    try:
+        header = _HEADER.unpack_from(data)
+        labels = tuple(_names(data, header[8]))
+        attributes = _names(data, header[9])
+        chunk, _, count = _CHUNK.unpack_from(data, header[7])
+        if chunk != b"FEAT":
+            raise ValueError("no feature chunk")
+        start = header[7] + _CHUNK.size
+        features = _FEATURE.iter_unpack(data[start:start + count * _FEATURE.size])
+        state = {name: np.zeros(len(labels)) for name in attributes}
+        transition = np.zeros((len(labels), len(labels)))
+        for kind, src, dst, weight in features:
+            if kind == 0:
+                state[attributes[src]][dst] = weight
+            else:
+                transition[src, dst] = weight
+    except (struct.error, ValueError, IndexError) as e:
+        raise VictorError(f"{source}: unreadable crfsuite model ({e}); retrain") from None
+    return Weights(labels, state, transition)
 
 
 @dataclass
 class Model:
-    """A trained CRF with the template it was trained with. Not thread-safe:
-    crfsuite's tagger holds the page being tagged."""
+    """A trained CRF with the template it was trained with."""
 
     path: Path
     metadata: dict
     labels: tuple[str, ...]
     template: Template
-    tagger: pycrfsuite.Tagger = field(repr=False)
+    weights: Weights = field(repr=False)
+    _table: "_WeightTable" = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._table = _WeightTable(self.weights.state, len(self.weights.labels))
 
     def tag(self, feature_dicts: Sequence[dict[str, str]]) -> tuple[list[str], list[dict[str, float]]]:
-        """The most likely labels of a page's blocks, and for each block the
-        probability of every label (which downstream thresholds can use)."""
-        n = len(feature_dicts)
-        if n <= WINDOW + OVERLAP:
-            return self._tag(feature_dicts)
-        labels: list[str] = []
-        marginals: list[dict[str, float]] = []
-        for start in range(0, n, WINDOW):
-            lo = max(start - OVERLAP, 0)
-            window_labels, window_marginals = self._tag(
-                feature_dicts[lo:start + WINDOW + OVERLAP])
-            keep = slice(start - lo, start - lo + WINDOW)
-            labels += window_labels[keep]
-            marginals += window_marginals[keep]
-        return labels, marginals
-
-    def _tag(self, feature_dicts: Sequence[dict[str, str]]) -> tuple[list[str], list[dict[str, float]]]:
-        items = expand(self.template, feature_dicts, compact=True)
-        if not items:
+        """The most likely labels of a page's blocks (Viterbi), and for each
+        block the probability of every label (forward-backward), which
+        downstream thresholds use."""
+        if not feature_dicts:
             return [], []
-        self.tagger.set(items)
-        labels = self.tagger.tag()
-        marginal = self.tagger.marginal
-        return labels, [{label: marginal(label, t) for label in self.labels}
-                        for t in range(len(items))]
+        scores = self.scores(feature_dicts)
+        path = _viterbi(scores, self.weights.transition)
+        marginals = _marginals(scores, self.weights.transition)
+        names = self.weights.labels
+        return ([names[i] for i in path],
+                [dict(zip(names, row)) for row in marginals.tolist()])
+
+    def scores(self, feature_dicts: Sequence[dict[str, str]]) -> np.ndarray:
+        """Each block's score for each label: the sum of the weights of the
+        attributes expand() would give it. Every column's values become row
+        numbers of one table of weight vectors, and one gather sums them."""
+        n = len(feature_dicts)
+        plan = _plan(self.template, compact=True)
+        layout = plan.layout(frozenset().union(*feature_dicts))
+        table = self._table
+        if len(table) >= _TABLE_LIMIT:
+            table.clear()
+        reach = max((abs(o) for line in self.template.lines for ref in line
+                     for o in ref.offsets), default=0)
+        # Per feature: the page's distinct values (None, absent, first) and
+        # each block's number among them, padded with 0 beyond the page.
+        numbered: dict[str, tuple[list, np.ndarray]] = {}
+        for name in layout.names:
+            try:
+                column = list(map(itemgetter(name), feature_dicts))
+            except KeyError:
+                column = [d.get(name) for d in feature_dicts]
+            number = {None: 0}
+            for value in dict.fromkeys(column):
+                number.setdefault(value, len(number))
+            codes = np.zeros(n + 2 * reach, np.intp)
+            codes[reach:reach + n] = list(map(number.__getitem__, column))
+            numbered[name] = (list(number), codes)
+
+        columns = len(layout.singles) + len(layout.combinations)
+        rows = np.empty((n, columns), np.intp)
+        for j, (name, offset, memo) in enumerate(layout.singles):
+            values, codes = numbered[name]
+            ids = np.array([table.row((name, offset), memo, v) for v in values], np.intp)
+            rows[:, j] = ids[codes[reach + offset:reach + offset + n]]
+        for j, (terms, memo) in enumerate(layout.combinations, len(layout.singles)):
+            pages = [numbered[name] for name, _ in terms]
+            combos, index = _distinct(
+                [codes[reach + o:reach + o + n] for (_, o), (_, codes) in zip(terms, pages)],
+                [len(values) for values, _ in pages])
+            ids = [table.row(terms, memo, tuple(values[k] for (values, _), k in zip(pages, combo)))
+                   for combo in combos]
+            rows[:, j] = np.array(ids, np.intp)[index]
+
+        weights = table.vectors
+        scores = np.empty((n, len(self.weights.labels)))
+        for start in range(0, n, _GATHER):  # bounds the n x columns x labels gather
+            part = slice(start, start + _GATHER)
+            scores[part] = weights[rows[part]].sum(axis=1)
+        state = self.weights.state
+        for key, offset in plan.constant:
+            if key in state:
+                scores[_constant_span(n, offset)] += state[key]
+        return scores
+
+
+# Combinations of features whose numbers of values multiply to at most
+# this are told apart with a look-up array; larger ones by sorting.
+_DENSE_LIMIT = 1 << 16
+
+
+def _distinct(columns: list[np.ndarray], sizes: list[int]) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    """The distinct tuples of value numbers across the columns, and each
+    block's position among them."""
+    if math.prod(sizes) <= _DENSE_LIMIT:
+        combined = np.ravel_multi_index(columns, sizes)
+        present = np.flatnonzero(np.bincount(combined))
+        lookup = np.zeros(present[-1] + 1, np.intp)
+        lookup[present] = np.arange(len(present))
+        return list(zip(*(c.tolist() for c in np.unravel_index(present, sizes)))), lookup[combined]
+    distinct, index = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
+    return [tuple(row) for row in distinct.tolist()], index.reshape(-1)
+
+
+# Rows the weight table of a model may hold before it starts afresh
+# (discretised features have a handful of values; bags such as class names
+# have unboundedly many), and blocks a gather takes at a time.
+_TABLE_LIMIT = 200_000
+_GATHER = 1024
+
+
+class _WeightTable:
+    """Weight vectors of (column, value) pairs, each summed once over the
+    attributes the template's memo gives the value, numbered in the order
+    first met; row 0 is zeros, for values that give no known attribute."""
+
+    def __init__(self, state: dict[str, np.ndarray], width: int):
+        self.state = state
+        self.width = width
+        self.clear()
+
+    def clear(self) -> None:
+        self.index: dict = {}
+        self.vectors = np.zeros((1024, self.width))
+        self.size = 1
+
+    def __len__(self) -> int:
+        return self.size
+
+    def row(self, column, memo: _Memo, value) -> int:
+        number = self.index.get((column, value))
+        if number is None:
+            keys = memo[value]
+            if type(keys) is not tuple:
+                keys = () if keys is None else (keys,)
+            found = [self.state[k] for k in keys if k in self.state]
+            if found:
+                if self.size == len(self.vectors):
+                    self.vectors = np.concatenate([self.vectors, np.zeros_like(self.vectors)])
+                number = self.size
+                self.size += 1
+                self.vectors[number] = sum(found)
+            else:
+                number = 0
+            self.index[column, value] = number
+        return number
+
+
+def _constant_span(n: int, offset: int) -> slice:
+    """The blocks that get a constant attribute (see _constant)."""
+    if offset == 0:
+        return slice(0, n)
+    k = min(abs(offset), n)
+    return slice(0, k) if offset < 0 else slice(n - k, n)
+
+
+def _viterbi(scores: np.ndarray, transition: np.ndarray) -> list[int]:
+    """The best label sequence; ties go to the lower label number, as in
+    crfsuite."""
+    n = len(scores)
+    back = np.zeros(scores.shape, np.intp)
+    best = scores[0]
+    for t in range(1, n):
+        candidates = best[:, None] + transition
+        back[t] = candidates.argmax(axis=0)
+        best = candidates[back[t], np.arange(len(best))] + scores[t]
+    path = [int(best.argmax())]
+    for t in range(n - 1, 0, -1):
+        path.append(int(back[t, path[-1]]))
+    return path[::-1]
+
+
+def _marginals(scores: np.ndarray, transition: np.ndarray) -> np.ndarray:
+    """P(label of block t | page), by forward-backward on exponentiated
+    scores, each step rescaled to sum 1 so nothing overflows."""
+    n = len(scores)
+    states = np.exp(scores - scores.max(axis=1, keepdims=True))
+    moves = np.exp(transition)
+    forward = np.empty(scores.shape)
+    backward = np.empty(scores.shape)
+    a = states[0]
+    forward[0] = a / a.sum()
+    for t in range(1, n):
+        a = (forward[t - 1] @ moves) * states[t]
+        forward[t] = a / a.sum()
+    backward[n - 1] = 1.0
+    for t in range(n - 2, -1, -1):
+        b = moves @ (states[t + 1] * backward[t + 1])
+        backward[t] = b / b.sum()
+    joint = forward * backward
+    return joint / joint.sum(axis=1, keepdims=True)
 
 
 def load_model(path: str | os.PathLike, expected_config: object = None) -> Model:
@@ -587,4 +808,4 @@ def load_model(path: str | os.PathLike, expected_config: object = None) -> Model
     if template.digest != metadata["template"].get("sha256"):
         raise VictorError(f"{meta_path}: template text does not match its recorded hash; "
                           f"retrain {path}")
-    return Model(path, metadata, labels, template, tagger)
+    return Model(path, metadata, labels, template, read_weights(data, str(path)))
