@@ -622,7 +622,7 @@ class Model:
             numbered[name] = (list(number), codes)
 
         columns = len(layout.singles) + len(layout.combinations)
-        rows = np.empty((n, columns), np.intp)
+        rows = np.empty((n, columns), np.int32)  # table rows stay below _TABLE_LIMIT
         for j, (name, offset, memo) in enumerate(layout.singles):
             values, codes = numbered[name]
             ids = np.array([table.row((name, offset), memo, v) for v in values], np.intp)
