@@ -3,6 +3,8 @@ perplexity filter are measured with language models that never read the
 test pages' gold text, and ablation names are checked. Real CleanEval
 pages from data/cleaneval."""
 
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,7 +16,8 @@ from victor.errors import VictorError
 from victor.perplexity import PerplexityModel, sentence_words, text_paragraphs
 from victor.text import words
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "cleaneval"
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data" / "cleaneval"
 # Five short pages of running text (275-475 gold words each).
 PAGES = [str(DATA / f"{n}.anno") for n in (12, 14, 31, 49, 51)]
 
@@ -123,3 +126,16 @@ def test_the_filter_without_a_limit_keeps_every_word_and_with_zero_none(examples
     assert everything.words.extracted == sum(len(words(t)) for e in examples for t in e.texts)
     nothing = learning.total(learning.cross_validate_filter(examples, 2, 0.0, str(tmp_path)))
     assert nothing.words.extracted == 0 and nothing.words.recall == 0
+
+
+def test_learn_py_cross_validates_with_the_perplexity_extra_on(tmp_path):
+    config = tmp_path / "cleaneval-perplexity.yaml"
+    shipped = (ROOT / "configs" / "cleaneval.yaml").read_text(encoding="utf-8")
+    config.write_text(shipped.replace("  perplexity: false", "  perplexity: true"),
+                      encoding="utf-8")
+    assert "  perplexity: true" in config.read_text(encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(ROOT / "learn.py"), "--config", str(config),
+                           "--cross-validate", "2", "--max-iterations", "5", *PAGES[:4]],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1].startswith("accuracy=")

@@ -323,9 +323,7 @@ def _language_model(config):
     """The language model, loaded only when the config uses the feature."""
     if not config.extras.get("perplexity"):
         return None
-    from victor.perplexity import PerplexityModel, default_model_path
-
-    return PerplexityModel.load(config.perplexity_model or default_model_path())
+    return perplexity.PerplexityModel.load(config.perplexity_model or perplexity.DEFAULT_MODEL)
 
 
 class _Progress:
