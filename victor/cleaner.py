@@ -8,23 +8,34 @@ and turns page bytes into labelled blocks, so a batch pays for loading once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
+
+import numpy as np
 
 from victor import crf, features, output
 from victor.config import Config, load_config
 from victor.page import Page, read_page
 
 
-@dataclass(slots=True)
+@dataclass
 class Result:
     page: Page
     labels: list[str]
-    # Probability that each block is content (any label but o), from the
-    # CRF's marginals.
-    content: list[float]
-    marginals: list[dict[str, float]]
     features: list[dict[str, str]]
+    scores: np.ndarray = field(repr=False)  # the CRF's score of each label, per block
+    model: crf.Model = field(repr=False)
+
+    @cached_property
+    def marginals(self) -> list[dict[str, float]]:
+        """Worked out only when asked for: the text formats do without."""
+        return self.model.marginals(self.scores)
+
+    @property
+    def content(self) -> list[float]:
+        """Probability that each block is content (any label but o)."""
+        return [1.0 - m.get("o", 0.0) for m in self.marginals]
 
     @property
     def texts(self) -> list[str]:
@@ -80,9 +91,9 @@ class Cleaner:
 
     def label(self, page: Page) -> Result:
         dicts = features.compute(page, self.config, self.lm)
-        labels, marginals = self.model.tag(dicts)
-        content = [1.0 - m.get("o", 0.0) for m in marginals]
+        scores = self.model.scores(dicts)
+        result = Result(page, self.model.best_labels(scores), dicts, scores, self.model)
         if self.threshold is not None:
-            labels = [lab if lab == "o" or p >= self.threshold else "o"
-                      for lab, p in zip(labels, content)]
-        return Result(page, labels, content, marginals, dicts)
+            result.labels = [lab if lab == "o" or p >= self.threshold else "o"
+                             for lab, p in zip(result.labels, result.content)]
+        return result

@@ -582,23 +582,34 @@ class Model:
         self._table = _WeightTable(self.weights.state, len(self.weights.labels))
 
     def tag(self, feature_dicts: Sequence[dict[str, str]]) -> tuple[list[str], list[dict[str, float]]]:
-        """The most likely labels of a page's blocks (Viterbi), and for each
-        block the probability of every label (forward-backward), which
-        downstream thresholds use."""
-        if not feature_dicts:
-            return [], []
+        """The most likely labels of a page's blocks, and for each block the
+        probability of every label, which downstream thresholds use."""
         scores = self.scores(feature_dicts)
-        path = _viterbi(scores, self.weights.transition)
-        marginals = _marginals(scores, self.weights.transition)
+        return self.best_labels(scores), self.marginals(scores)
+
+    def best_labels(self, scores: np.ndarray) -> list[str]:
+        """The most likely label sequence (Viterbi) for a page's scores."""
+        if not len(scores):
+            return []
         names = self.weights.labels
-        return ([names[i] for i in path],
-                [dict(zip(names, row)) for row in marginals.tolist()])
+        return [names[i] for i in _viterbi(scores, self.weights.transition)]
+
+    def marginals(self, scores: np.ndarray) -> list[dict[str, float]]:
+        """Each block's probability of every label (forward-backward). Apart
+        from best_labels, since the text formats need no probabilities."""
+        if not len(scores):
+            return []
+        names = self.weights.labels
+        return [dict(zip(names, row))
+                for row in _marginals(scores, self.weights.transition).tolist()]
 
     def scores(self, feature_dicts: Sequence[dict[str, str]]) -> np.ndarray:
         """Each block's score for each label: the sum of the weights of the
         attributes expand() would give it. Every column's values become row
         numbers of one table of weight vectors, and one gather sums them."""
         n = len(feature_dicts)
+        if n == 0:
+            return np.zeros((0, len(self.weights.labels)))
         plan = _plan(self.template, compact=True)
         layout = plan.layout(frozenset().union(*feature_dicts))
         table = self._table
@@ -694,10 +705,16 @@ class _WeightTable:
     def row(self, column, memo: _Memo, value) -> int:
         number = self.index.get((column, value))
         if number is None:
-            keys = memo[value]
-            if type(keys) is not tuple:
-                keys = () if keys is None else (keys,)
-            found = [self.state[k] for k in keys if k in self.state]
+            items = value.split() if type(value) is str else ()
+            if len(items) > 1:
+                # A bag (class words): pages share the items, not the bags,
+                # so each item's row is kept and the bag's is their sum.
+                found = [self.vectors[n] for n in (self.row(column, memo, i) for i in items) if n]
+            else:
+                keys = memo[value]
+                if type(keys) is not tuple:
+                    keys = () if keys is None else (keys,)
+                found = [self.state[k] for k in keys if k in self.state]
             if found:
                 if self.size == len(self.vectors):
                     self.vectors = np.concatenate([self.vectors, np.zeros_like(self.vectors)])
