@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -181,6 +182,18 @@ def report(results: list[dict], jobs: int) -> str:
                   "peak RSS MB", "worker peak MB", "RSS set up MB"], rows)
 
 
+def _speedup(results: list[dict], jobs: int) -> str:
+    """How much faster -j N cleans than one process, by wall clock (the
+    point of more processes); the load line below says whether the cores
+    were free to show it."""
+    done = {r["row"]: r for r in results if "skipped" not in r}
+    one, many = done.get("victor-clean"), done.get("victor-clean-j")
+    if not one or not many:
+        return ""
+    rate = lambda r: (r["pages"] - len(r["failures"])) / r["wall"]
+    return f"-j {jobs}: {rate(many) / rate(one):.2f} times one process's pages/s\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", action="append", metavar="DIR",
@@ -217,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(files)} pages, {sum(f.stat().st_size for f in files) / 1e6:.1f} MB, "
           f"from {', '.join(args.data)}\n")
     print(report(results, args.jobs))
+    print(f"\n{_speedup(results, args.jobs)}load average at the end: "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     for r in results:
         if "skipped" in r:
             print(f"{r['row']}: {r['skipped']}")
