@@ -225,3 +225,17 @@ def test_a_reader_that_stops_early_stops_the_batch_quietly(settings):
     proc.stdout.close()  # as `| head -1` does
     assert proc.wait(timeout=60) == 141
     assert b"Traceback" not in proc.stderr.read()
+
+
+def test_a_worker_cleans_the_largest_training_page_in_under_500_mb():
+    """Issue #6: the largest page of the training data (Dragnet T55, 900 kB)
+    through clean.py in one worker process, with the shipped model."""
+    largest = max((p for d in ("cleaneval-dev", "dragnet-train") for p in (DATA / d / "html").iterdir()),
+                  key=lambda p: p.stat().st_size)
+    probe = ("import resource, subprocess, sys; "
+             "subprocess.run([sys.executable, 'clean.py', '--format', 'jsonl', sys.argv[1]], "
+             "check=True, stdout=subprocess.DEVNULL); "
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)")
+    out = subprocess.run([sys.executable, "-c", probe, str(largest)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120, check=True)
+    assert int(out.stdout) < 500
