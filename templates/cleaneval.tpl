@@ -30,15 +30,15 @@ token.alpha-abs         [-3..3]
 first-duplicate         [0]
 duplicate-count         [-1..1]
 
-# Layout: the share of the page's words in the block's div and td groups,
-# and on its tag path (every post of a forum, every paragraph of a story).
-div-group.word-ratio    [-2..2]
-td-group.word-ratio     [-2..2]
+# Layout: the share of the page's words on the block's tag path (every
+# post of a forum, every paragraph of a story). The thesis's div and td
+# group ratios are left out: next to the path share they cost accuracy
+# on every fold draw tried (docs/results.md).
 path.word-share         [-1..1]
 
-# Where the block is (in blocks and in words), how far the nearest running
-# text is, and what kind of page it is on.
-position                [0]
+# Where the block is (in words: the block count of `position` added
+# nothing beside it), how far the nearest running text is, and what kind
+# of page it is on.
 words-before            [-1..1]
 nearest-text            [-1..1]
 document.*              [0]
@@ -61,5 +61,3 @@ split.*[0] & container.*[0]
 bullet[-1] & bullet[0]
 bullet[0] & bullet[+1]
 first-duplicate[0] & duplicate-count[0]
-# Short, link-heavy blocks in a small group are menus.
-link-density*[0] & div-group.word-ratio[0]

@@ -120,7 +120,7 @@ def test_a_config_with_an_unknown_key(model, tmp_path):
     ("parser: lexbor", "parser: 3", "parser", "must be a parser name, not int"),
     ("  split.p: [0, 1, 2, 3]", "  split.p: [0, one, 2]", "values.split.p",
      "must be a non-empty ascending list of numbers"),
-    ("  position: 10", "  position: ten", "scales.position",
+    ("  words-before: 10", "  words-before: ten", "scales.words-before",
      "must be a whole number of steps, at least 1"),
 ])
 def test_a_config_with_a_wrong_typed_value(model, tmp_path, old, new, key, why):
