@@ -64,18 +64,14 @@ def victor_blocks(opts: argparse.Namespace) -> Runner | str:
 
 
 def victor_features(opts: argparse.Namespace) -> Runner | str:
-    from victor import features
+    from victor import features, perplexity
     from victor.config import load_config
     from victor.page import read_page
 
     config = load_config(opts.config)
     if not features.select_features(config):
         return f"skipped: config {config.name} selects no features"
-    lm = None
-    if config.extras.get("perplexity"):
-        from victor.perplexity import PerplexityModel, default_model_path
-
-        lm = PerplexityModel.load(config.perplexity_model or default_model_path())
+    lm = perplexity.for_config(config)
     return per_page(lambda data: features.compute(read_page(data, config), config, lm))
 
 

@@ -139,3 +139,19 @@ def test_learn_py_cross_validates_with_the_perplexity_extra_on(tmp_path):
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-1].startswith("accuracy=")
+
+
+def test_a_model_trained_with_the_perplexity_extra_on_cleans_pages(tmp_path):
+    config = tmp_path / "cleaneval-perplexity.yaml"
+    shipped = (ROOT / "configs" / "cleaneval.yaml").read_text(encoding="utf-8")
+    config.write_text(shipped.replace("  perplexity: false", "  perplexity: true"),
+                      encoding="utf-8")
+    model = tmp_path / "ppl.crfsuite"
+    run = lambda script, *args: subprocess.run(
+        [sys.executable, str(ROOT / script), "--config", str(config), *map(str, args)],
+        capture_output=True, text=True, cwd=ROOT)
+    trained = run("learn.py", "-o", model, "--max-iterations", "5", *PAGES[:4])
+    assert trained.returncode == 0, trained.stderr
+    cleaned = run("clean.py", "--model", model, "--format", "table", PAGES[4].replace(".anno", ".html"))
+    assert cleaned.returncode == 0, cleaned.stderr
+    assert "perplexity" in cleaned.stdout.splitlines()[0].split("\t")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from victor import crf, features, output
+from victor import crf, features, output, perplexity
 from victor.config import Config, load_config
 from victor.page import Page, read_page
 
@@ -73,11 +73,7 @@ class Cleaner:
         self.selected = features.select_features(self.config)
         self.model = crf.load_model(model or self.config.model, expected_config=self.config.name)
         self.threshold = threshold
-        self.lm = None
-        if self.config.extras.get("perplexity"):
-            from victor.perplexity import PerplexityModel, default_model_path
-
-            self.lm = PerplexityModel.load(self.config.perplexity_model or default_model_path())
+        self.lm = perplexity.for_config(self.config)
 
     def read(self, data: bytes, source: str = "-", url: str = "",
              encoding: str | None = None) -> Page:

@@ -92,6 +92,7 @@ def disable(examples: list[Example], names: Iterable[str]) -> list[Example]:
 def train(examples: Sequence[Example], config: Config, model_path: str | os.PathLike,
           params: dict, on_iteration: Callable[[int, float], None] | None = None) -> dict:
     template = crf.load_template(config.template)
+    template = replace(template, source=_portable(Path(template.source)))
     metadata = {
         "config": config.name,
         "config_path": _portable(config.path),
@@ -293,7 +294,7 @@ def main(args: argparse.Namespace) -> int:
                 params[key] = value
         files = list(annotation_files(args.files))
         started = time.perf_counter()
-        examples = disable(load_examples(files, config, _language_model(config)),
+        examples = disable(load_examples(files, config, perplexity.for_config(config)),
                                     args.disable)
         print(f"{len(examples)} pages, {sum(len(e.labels) for e in examples)} blocks, "
               f"features in {time.perf_counter() - started:.1f}s", file=sys.stderr)
@@ -317,13 +318,6 @@ def main(args: argparse.Namespace) -> int:
             traceback.print_exc()
         print(f"error: {e}", file=sys.stderr)
         return 2
-
-
-def _language_model(config):
-    """The language model, loaded only when the config uses the feature."""
-    if not config.extras.get("perplexity"):
-        return None
-    return perplexity.PerplexityModel.load(config.perplexity_model or perplexity.DEFAULT_MODEL)
 
 
 class _Progress:

@@ -276,6 +276,15 @@ class PerplexityModel:
         return sum(scores) / len(scores) if scores else math.inf
 
 
+def for_config(config) -> PerplexityModel | None:
+    """The language model a config's perplexity extra needs (its
+    perplexity-model, else DEFAULT_MODEL), or None when the extra is off:
+    then no model is loaded at all."""
+    if not config.extras.get("perplexity"):
+        return None
+    return PerplexityModel.load(config.perplexity_model or DEFAULT_MODEL)
+
+
 @dataclass(frozen=True)
 class PerplexityFilter:
     """The paper's cleaner: keep a sentence only if the model finds it no
