@@ -86,9 +86,10 @@ def victor_clean(opts: argparse.Namespace) -> Runner | str:
     return per_page(lambda data: cleaner.clean(data).cleaneval())
 
 
-def victor_batch(opts: argparse.Namespace) -> Runner | str:
-    """clean.py -j N: the batch runner's worker processes, writing
-    CleanEval files to a temporary folder."""
+def victor_batch(opts: argparse.Namespace, jobs: int | None = None) -> Runner | str:
+    """clean.py -j N: the batch runner, writing CleanEval files to a
+    temporary folder; in one process (-j 1) when `jobs` is 1, else in
+    --jobs worker processes."""
     from victor import batch
     from victor.cleaner import Cleaner
     from victor.errors import VictorError
@@ -101,8 +102,8 @@ def victor_batch(opts: argparse.Namespace) -> Runner | str:
 
     def run(paths: list[Path]) -> list[str]:
         with tempfile.TemporaryDirectory() as out:
-            jobs = batch.plan([str(p) for p in paths], out, "cleaneval")
-            report = batch.run(jobs, settings, workers=opts.jobs)
+            jobs_ = batch.plan([str(p) for p in paths], out, "cleaneval")
+            report = batch.run(jobs_, settings, workers=jobs or opts.jobs)
         return [f"{source}: {why}" for source, why in report.failed]
     return run
 
@@ -115,7 +116,8 @@ ROWS: dict[str, Callable[[argparse.Namespace], Runner | str]] = {
     "victor-blocks": victor_blocks,  # bytes -> blocks (tidy, preclean, blocks)
     "victor-features": victor_features,  # bytes -> feature table
     "victor-clean": victor_clean,  # bytes -> CleanEval text (features, CRF, output)
-    "victor-clean-j": victor_batch,  # the same in --jobs processes
+    "victor-batch": lambda opts: victor_batch(opts, jobs=1),  # clean.py -j 1 -o DIR
+    "victor-clean-j": victor_batch,  # clean.py -j N -o DIR
     **{name: peer(name) for name in PEERS},
 }
 
@@ -165,7 +167,8 @@ def run_row(name: str, argv: list[str]) -> dict:
 def report(results: list[dict], jobs: int) -> str:
     rows = []
     for r in results:
-        label = r["row"].replace("-j", f" -j {jobs}")
+        label = {"victor-batch": "victor clean.py -j 1",
+                 "victor-clean-j": f"victor clean.py -j {jobs}"}.get(r["row"], r["row"])
         if "skipped" in r:
             rows.append([label] + ["-"] * 8)
             continue
@@ -179,15 +182,15 @@ def report(results: list[dict], jobs: int) -> str:
 
 
 def _speedup(results: list[dict], jobs: int) -> str:
-    """How much faster -j N cleans than one process, by wall clock (the
-    point of more processes); the load line below says whether the cores
-    were free to show it."""
+    """How much faster clean.py -j N runs than clean.py -j 1 (both writing
+    files), by wall clock: the point of more processes. The load line
+    below says whether the cores were free to show it."""
     done = {r["row"]: r for r in results if "skipped" not in r}
-    one, many = done.get("victor-clean"), done.get("victor-clean-j")
+    one, many = done.get("victor-batch"), done.get("victor-clean-j")
     if not one or not many:
         return ""
     rate = lambda r: (r["pages"] - len(r["failures"])) / r["wall"]
-    return f"-j {jobs}: {rate(many) / rate(one):.2f} times one process's pages/s\n"
+    return f"-j {jobs}: {rate(many) / rate(one):.2f} times -j 1's pages/s\n"
 
 
 def main(argv: list[str] | None = None) -> int:
