@@ -369,18 +369,14 @@ def test_perplexity_is_asked_of_the_model_only_when_switched_on(
         compute(page, config)
 
 
-LEFT_OUT_OF_CLEANEVAL = {"div-group.word-ratio", "td-group.word-ratio", "position"}
-
-
 def test_table_has_a_header_and_a_row_a_block(cleaneval: Config) -> None:
     page = read_page(SIDEBAR.encode(), cleaneval)
     lines = table(page, compute(page, cleaneval)).splitlines()
     header = lines[0].split("\t")
-    # cleaneval.yaml selects every feature but those of the extras it leaves
-    # off (perplexity waits for its model; the article model's extras) and
-    # the three it leaves out (docs/results.md).
-    assert header == ["id", *(n for n in FEATURE_NAMES if n not in LEFT_OUT_OF_CLEANEVAL
-                              and (n not in EXTRA_OF or cleaneval.extras.get(EXTRA_OF[n])))]
+    # cleaneval.yaml selects every feature of the thesis, and those of the
+    # extras it switches on (not perplexity, nor the article model's).
+    assert header == ["id", *(n for n in FEATURE_NAMES
+                              if n not in EXTRA_OF or cleaneval.extras.get(EXTRA_OF[n]))]
     assert len(lines) == 1 + len(SIDEBAR_TEXTS)
     assert [line.split("\t")[0] for line in lines[1:]] == [str(i) for i in range(9)]
     assert all(len(line.split("\t")) == len(header) for line in lines)
@@ -395,8 +391,8 @@ def test_a_page_without_text_has_no_rows(cleaneval: Config) -> None:
 
 def test_cleaneval_config_selects_what_it_discretises(cleaneval: Config) -> None:
     selected = select_features(cleaneval)
-    assert set(selected) == {n for n in FEATURE_NAMES if n not in LEFT_OUT_OF_CLEANEVAL
-                             and (n not in EXTRA_OF or cleaneval.extras.get(EXTRA_OF[n]))}
+    assert set(selected) == {n for n in FEATURE_NAMES
+                             if n not in EXTRA_OF or cleaneval.extras.get(EXTRA_OF[n])}
     for name in selected:
         if KINDS[name] == COUNT:
             assert name in cleaneval.values
