@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
 
@@ -100,11 +101,19 @@ def victor_batch(opts: argparse.Namespace, jobs: int | None = None) -> Runner | 
         return f"skipped: {e}"
     settings = batch.Settings(config=opts.config, model=opts.model, overwrite=True)
 
-    def run(paths: list[Path]) -> list[str]:
+    def batch_run(paths: list[Path]) -> list[str]:
         with tempfile.TemporaryDirectory() as out:
             jobs_ = batch.plan([str(p) for p in paths], out, "cleaneval")
             report = batch.run(jobs_, settings, workers=jobs or opts.jobs)
         return [f"{source}: {why}" for source, why in report.failed]
+
+    def run(paths: list[Path]) -> list[str]:
+        # In a new thread every time: the one-process batch cleans in the
+        # calling thread with that thread's Cleaner, which would otherwise
+        # come warm from the row's first pass, while the workers of -j N
+        # always start cold, as every clean.py run does.
+        with ThreadPoolExecutor(1) as fresh:
+            return fresh.submit(batch_run, paths).result()
     return run
 
 
