@@ -34,7 +34,7 @@ duplicate-count         [-1..1]
 # post of a forum, every paragraph of a story). The thesis's div and td
 # group ratios are left out: next to the path share they cost accuracy
 # on every fold draw tried (docs/results.md).
-path.word-share         [-1..1]
+path.*                  [-1..1]
 
 # Where the block is (in words: the block count of `position` added
 # nothing beside it), how far the nearest running text is, and what kind

@@ -1,5 +1,5 @@
 """The cleaneval extras that look past the block at the page's layout
-(path.word-share, words-before, nearest-text) on a real forum page,
+(path.*, words-before, nearest-text) on a real forum page,
 worked out by hand.
 
 The snippet is cleaneval-dev/html/33.html, lines 3-13 (the thread's
@@ -23,7 +23,8 @@ from victor.page import read_page
 # The repository's copy of the page (data/cleaneval/README.md).
 SOURCE = Path(__file__).resolve().parents[1] / "data" / "cleaneval" / "33.html"
 
-NAMES = ("path.word-share", "words-before", "nearest-text")
+NAMES = ("path.word-share", "path.link-density", "path.blocks", "path.avg-words", "path.span",
+         "path.text-share", "words-before", "nearest-text")
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +87,22 @@ def test_ids_do_not_split_paths_and_links_hold_no_words(forum) -> None:
     assert share["The CHUD.COM Message Boards"] == share["1"] == share["PDA"] == "0"
 
 
+def test_a_path_is_described_as_a_whole(forum) -> None:
+    post = {name: values(forum, name)["Did Palpatine name me Sean too?"]
+            for name in NAMES if name.startswith("path.")}
+    # The two post texts: 96 + 6 words over two blocks, no links; blocks 16
+    # and 19 of 20 span 4 / 20; only the first has 15 words or more.
+    assert post == {"path.word-share": "77", "path.link-density": "0", "path.blocks": "2",
+                    "path.avg-words": "51", "path.span": "20", "path.text-share": "50"}
+    menu = {name: values(forum, name)["THE MAIN SEWER"]
+            for name in NAMES if name.startswith("path.")}
+    # div.pagebody > div > a: the navigation's three links and the page
+    # link "1" (block 10), 5 + 3 + 3 + 1 words, all in links (a share of
+    # 1 is the top step, 99); blocks 0 to 10 span 11 / 20.
+    assert menu == {"path.word-share": "0", "path.link-density": "99", "path.blocks": "4",
+                    "path.avg-words": "3", "path.span": "55", "path.text-share": "0"}
+
+
 def test_words_before_count_words_not_blocks(forum) -> None:
     # 153 words on the page; 43 of them before the first post's text
     # (5 + 3 + 3 + 9 + 1 + 3 + 9 + 1 + 1 + 1 + 1 + 6), 147 before the second's.
@@ -105,4 +122,6 @@ def test_a_page_without_running_text_is_as_far_from_it_as_it_is_long(exact: Conf
     # cleaneval-dev/html/33.html, line 6: the "PDA" link alone.
     page = read_page(b'<div class="pda"><a href="?pda=1" rel="nofollow">PDA</a></div>', exact)
     [feats] = compute(page, exact)
-    assert feats == {"path.word-share": "0", "words-before": "0", "nearest-text": "1"}
+    assert feats == {"path.word-share": "0", "path.link-density": "99", "path.blocks": "1",
+                     "path.avg-words": "1", "path.span": "99", "path.text-share": "0",
+                     "words-before": "0", "nearest-text": "1"}
