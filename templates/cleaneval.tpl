@@ -30,10 +30,12 @@ token.alpha-abs         [-3..3]
 first-duplicate         [0]
 duplicate-count         [-1..1]
 
-# Layout: the share of the page's words on the block's tag path (every
-# post of a forum, every paragraph of a story). The thesis's div and td
-# group ratios are left out: next to the path share they cost accuracy
-# on every fold draw tried (docs/results.md).
+# Layout: the block's tag path as a whole (every post of a forum, every
+# paragraph of a story sits on one): its share of the page's words, how
+# linked, long and spread out it is. The errors are mostly whole paths
+# kept or dropped (docs/results.md). The thesis's div and td group
+# ratios are left out: next to the path share they cost accuracy on
+# every fold draw tried.
 path.*                  [-1..1]
 
 # Where the block is (in words: the block count of `position` added
