@@ -12,6 +12,7 @@ thesis.
 from __future__ import annotations
 
 import difflib
+from functools import lru_cache
 from operator import itemgetter
 from types import MappingProxyType
 from typing import Any
@@ -25,8 +26,8 @@ from victor.features import (
     link_density, main_group, nearest_text, path, perplexity, position, regexp, sentence, size,
     split, tag_path, title, tokens, words_before,
 )
-from victor.features.context import BAG, BINARY, CATEGORY, COUNT, RATIO, Context
-from victor.features.discretise import binary, by_scale, by_values
+from victor.features.context import BINARY, COUNT, RATIO, Context
+from victor.features.discretise import Labeller
 from victor.page import Page
 
 # In table order: markup, content, document; the extras last.
@@ -115,27 +116,39 @@ def compute(page: Page, config: Config, lm: Any = None) -> list[dict[str, str]]:
     for fam in FAMILIES:
         if not wanted.isdisjoint(fam.FEATURES):
             raw.update(fam.compute(ctx))
-    # A matrix of labels, a row a block: each kind of feature is
-    # discretised for all its columns at once.
+    numeric, other, labeller = _layout(names, tuple(map(config.values.get, names)),
+                                       tuple(map(config.scales.get, names)))
+    # A matrix of labels, a row a block, the numeric features first.
     cells = np.empty((len(page.blocks), len(names)), dtype=object)
-    for kind, discretise in (
-            (COUNT, lambda x, at: by_values(x, [config.values[names[j]] for j in at])),
-            (RATIO, lambda x, at: by_scale(x, [config.scales[names[j]] for j in at])),
-            (BINARY, lambda x, at: binary(x))):
-        at = [j for j, n in enumerate(names) if KINDS[n] == kind]
-        if at:
-            x = np.column_stack([np.asarray(raw[names[j]], float) for j in at])
-            cells[:, at] = discretise(x, at)
-    for j, n in enumerate(names):
-        if KINDS[n] in (CATEGORY, BAG):
-            cells[:, j] = raw[n]
-    # Copies of a dict that has every key already are filled without the
-    # resizing that building 54-key dicts from nothing costs.
+    if numeric:
+        x = np.empty((len(numeric), len(page.blocks)))
+        for i, n in enumerate(numeric):
+            x[i] = raw[n]
+        cells[:, :len(numeric)] = labeller(x)
+    for j, n in enumerate(other, len(numeric)):
+        cells[:, j] = raw[n]
+    # Copies of a dict that has every key already, in table order, are
+    # filled without the resizing that building 54-key dicts from nothing
+    # costs.
     empty = dict.fromkeys(names).copy
+    columns = numeric + other
     feats = [empty() for _ in page.blocks]
     for f, row in zip(feats, cells.tolist()):
-        f.update(zip(names, row))
+        f.update(zip(columns, row))
     return feats
+
+
+@lru_cache(maxsize=16)
+def _layout(names: tuple[str, ...], values: tuple[tuple[float, ...] | None, ...],
+            steps: tuple[int | None, ...]) -> tuple[tuple[str, ...], tuple[str, ...], Labeller]:
+    """The numeric features among `names` (with the `values` list or
+    `steps` of each name), the others, and the Labeller of the numeric
+    ones: the same for every page of a run, so made once."""
+    numeric = [j for j, n in enumerate(names) if KINDS[n] in (COUNT, RATIO, BINARY)]
+    labeller = Labeller([KINDS[names[j]] for j in numeric], [values[j] for j in numeric],
+                        [steps[j] for j in numeric])
+    return (tuple(names[j] for j in numeric),
+            tuple(n for n in names if KINDS[n] not in (COUNT, RATIO, BINARY)), labeller)
 
 
 def table(page: Page, feature_dicts: list[dict[str, str]]) -> str:
