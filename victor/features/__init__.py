@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 from functools import lru_cache
+from itertools import islice
 from operator import itemgetter
 from types import MappingProxyType
 from typing import Any
@@ -118,24 +119,43 @@ def compute(page: Page, config: Config, lm: Any = None) -> list[dict[str, str]]:
             raw.update(fam.compute(ctx))
     numeric, other, labeller = _layout(names, tuple(map(config.values.get, names)),
                                        tuple(map(config.scales.get, names)))
-    # A matrix of labels, a row a block, the numeric features first.
-    cells = np.empty((len(page.blocks), len(names)), dtype=object)
-    if numeric:
-        x = np.empty((len(numeric), len(page.blocks)))
-        for i, n in enumerate(numeric):
-            x[i] = raw[n]
-        cells[:, :len(numeric)] = labeller(x)
-    for j, n in enumerate(other, len(numeric)):
-        cells[:, j] = raw[n]
-    # Copies of a dict that has every key already, in table order, are
-    # filled without the resizing that building 54-key dicts from nothing
-    # costs.
-    empty = dict.fromkeys(names).copy
-    columns = numeric + other
-    feats = [empty() for _ in page.blocks]
-    for f, row in zip(feats, cells.tolist()):
-        f.update(zip(columns, row))
+    n = len(page.blocks)
+    x = np.empty((len(numeric), n))
+    for i, name in enumerate(numeric):
+        x[i] = raw[name]
+    at = labeller.indices(x)  # a row a block
+    # Most blocks share most numeric labels with the rest of the page (the
+    # document.* features, container.* zeros, ...): every block's dict is a
+    # copy of one holding each feature's commonest label, and gets only the
+    # labels that differ from it and the other features (about a quarter
+    # of the values), which costs far less than filling every key.
+    common = _commonest(at, len(labeller.labels))
+    template = dict.fromkeys(names)
+    template.update(zip(numeric, labeller.labels[common].tolist()))
+    differs = at != common
+    columns = np.nonzero(differs)[1]
+    changes = zip(np.array(numeric, dtype=object)[columns].tolist(),
+                  labeller.labels[at[differs]].tolist())
+    others = np.empty((n, len(other)), dtype=object)
+    for j, name in enumerate(other):
+        others[:, j] = raw[name]
+    feats = []
+    for count, row in zip(differs.sum(axis=1).tolist(), others.tolist()):
+        f = template.copy()
+        f.update(islice(changes, count))
+        f.update(zip(other, row))
+        feats.append(f)
     return feats
+
+
+def _commonest(at: np.ndarray, width: int) -> np.ndarray:
+    """The commonest value of each column of `at`, whose values are below
+    `width`."""
+    columns = at.shape[1]
+    if not columns:
+        return np.zeros(0, np.int64)
+    counts = np.bincount((at + np.arange(columns) * width).ravel(), minlength=columns * width)
+    return counts.reshape(columns, width).argmax(axis=1)
 
 
 @lru_cache(maxsize=16)

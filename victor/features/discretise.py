@@ -2,7 +2,7 @@
 
 A `Labeller` is made once for a selection of features and their value
 lists and scales, and then maps a whole page, a row a feature and a
-column a block, with a few numpy operations: a page has some ten
+column a block, to the labels' indices with a few numpy operations: a page has some ten
 thousand values, and the feature table is on the hot path. Made once,
 because writing out the labels and sorting the columns by kind would
 otherwise cost as much as mapping the page.
@@ -57,9 +57,10 @@ class Labeller:
         self.steps = np.array([steps[i] for i in self.ratios], np.int64)[:, None]
         self.binaries = [i for i, k in enumerate(kinds) if k == BINARY]
 
-    def __call__(self, x: np.ndarray) -> np.ndarray:
-        """The labels (strings) of `x`, a row a feature in the order given
-        when made, transposed: a row a block."""
+    def indices(self, x: np.ndarray) -> np.ndarray:
+        """Where in `labels` the label of each number of `x` is: `x` has a
+        row a feature, in the order given when made; the result a row a
+        block."""
         codes = np.empty(x.shape, np.int64)
         if self.counts:
             codes[self.counts] = [np.searchsorted(vs, row, side="right")
@@ -70,4 +71,4 @@ class Labeller:
                                          0, self.steps - 1)
         if self.binaries:
             codes[self.binaries] = x[self.binaries] != 0
-        return self.labels[(codes + self.offsets).T]
+        return (codes + self.offsets).T
