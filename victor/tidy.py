@@ -260,7 +260,7 @@ def _from_lexbor(text: str) -> Element:
                 siblings.append(node.text_content)
             elif tag and tag[0] != "-" and tag != "!doctype":
                 attrs = node.attributes  # a fresh dict, ours to keep
-                if None in attrs.values():  # attributes without a value: <td nowrap>
+                if attrs and None in attrs.values():  # attributes without a value: <td nowrap>
                     attrs = {k: v or "" for k, v in attrs.items()}
                 el = Element(tag.lower(), attrs, [])
                 siblings.append(el)
