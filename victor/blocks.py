@@ -56,7 +56,11 @@ def split_blocks(body: Element) -> list[Block]:
     while stack:
         for child in stack[-1]:
             if isinstance(child, str):
-                pending.append(child)
+                # Whitespace that starts a run of text is dropped by
+                # collapse anyway; most of it (the indentation between tags)
+                # then never has to be flushed.
+                if pending or not child.isspace():
+                    pending.append(child)
                 continue
             if pending:
                 flush()

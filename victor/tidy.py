@@ -66,16 +66,13 @@ _ALIASES = {"windows-874": "cp874", "x-sjis": "shift_jis", "x-gbk": "gbk"}
 _NOT_CHARSETS = frozenset(
     "base64 bz2 hex quopri rot-13 uu zlib undefined unicode-escape raw-unicode-escape "
     "idna punycode utf-7".split())
-# A valid multi-byte UTF-8 sequence, else a single non-ASCII byte: scanning
-# with it tells a UTF-8 page with a few stray legacy bytes from a legacy page.
-_UTF8_UNIT = re.compile(
-    rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
-    rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
-    rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}|[\x80-\xff]"
-)
-# Where the units can be: re skips to a pattern's first character class
-# quickly, but tries every alternative of _UTF8_UNIT at every byte.
-_NON_ASCII = re.compile(rb"[\x80-\xff]+")
+# Decoding UTF-8 with surrogateescape turns every byte that is no part of
+# a valid sequence (a stray byte) into one lone surrogate U+DC80..U+DCFF;
+# these put each such byte back as windows-1252.
+_STRAY = re.compile("[\udc80-\udcff]")
+_STRAY_CP1252 = {chr(0xDC00 + b): bytes([b]).decode("cp1252", "replace")
+                 for b in range(0x80, 0x100)}
+_HIGH_BYTES = bytes(range(0x80, 0x100))
 # How much messier than the detector's best guess windows-1252 may look and
 # still be chosen (the detector's chaos: the share of odd characters).
 _CP1252_MARGIN = 0.1
@@ -166,20 +163,14 @@ def _mostly_utf8(data: bytes) -> str | None:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         pass
-    units = [unit for run in _NON_ASCII.finditer(data)
-             for unit in _UTF8_UNIT.finditer(data, run.start(), run.end())]
-    stray = sum(1 for m in units if m.end() - m.start() == 1)
-    if stray >= len(units) - stray:
+    text = data.decode("utf-8", "surrogateescape")
+    # Each stray byte is one character of `text` that does not encode; each
+    # valid multi-byte sequence one more non-ASCII character.
+    stray = len(data) - len(text.encode("utf-8", "ignore"))
+    non_ascii = len(text) - len(data.translate(None, _HIGH_BYTES))
+    if stray >= non_ascii - stray:
         return None
-    parts = []
-    pos = 0
-    for m in units:
-        parts.append(data[pos:m.start()].decode("ascii"))
-        unit = m.group()
-        parts.append(unit.decode("cp1252", "replace") if len(unit) == 1 else unit.decode("utf-8"))
-        pos = m.end()
-    parts.append(data[pos:].decode("ascii"))
-    return "".join(parts)
+    return _STRAY.sub(lambda m: _STRAY_CP1252[m.group()], text)
 
 
 def _detect(data: bytes) -> str:
@@ -269,7 +260,7 @@ def _from_lexbor(text: str) -> Element:
                 siblings.append(node.text_content)
             elif tag and tag[0] != "-" and tag != "!doctype":
                 attrs = node.attributes  # a fresh dict, ours to keep
-                if None in attrs.values():  # attributes without a value: <td nowrap>
+                if attrs and None in attrs.values():  # attributes without a value: <td nowrap>
                     attrs = {k: v or "" for k, v in attrs.items()}
                 el = Element(tag.lower(), attrs, [])
                 siblings.append(el)

@@ -12,6 +12,8 @@ thesis.
 from __future__ import annotations
 
 import difflib
+from functools import lru_cache
+from itertools import islice
 from operator import itemgetter
 from types import MappingProxyType
 from typing import Any
@@ -25,8 +27,8 @@ from victor.features import (
     link_density, main_group, nearest_text, path, perplexity, position, regexp, sentence, size,
     split, tag_path, title, tokens, words_before,
 )
-from victor.features.context import BAG, BINARY, CATEGORY, COUNT, RATIO, Context
-from victor.features.discretise import binary, by_scale, by_values
+from victor.features.context import BINARY, COUNT, RATIO, Context
+from victor.features.discretise import Labeller
 from victor.page import Page
 
 # In table order: markup, content, document; the extras last.
@@ -115,27 +117,58 @@ def compute(page: Page, config: Config, lm: Any = None) -> list[dict[str, str]]:
     for fam in FAMILIES:
         if not wanted.isdisjoint(fam.FEATURES):
             raw.update(fam.compute(ctx))
-    # A matrix of labels, a row a block: each kind of feature is
-    # discretised for all its columns at once.
-    cells = np.empty((len(page.blocks), len(names)), dtype=object)
-    for kind, discretise in (
-            (COUNT, lambda x, at: by_values(x, [config.values[names[j]] for j in at])),
-            (RATIO, lambda x, at: by_scale(x, [config.scales[names[j]] for j in at])),
-            (BINARY, lambda x, at: binary(x))):
-        at = [j for j, n in enumerate(names) if KINDS[n] == kind]
-        if at:
-            x = np.column_stack([np.asarray(raw[names[j]], float) for j in at])
-            cells[:, at] = discretise(x, at)
-    for j, n in enumerate(names):
-        if KINDS[n] in (CATEGORY, BAG):
-            cells[:, j] = raw[n]
-    # Copies of a dict that has every key already are filled without the
-    # resizing that building 54-key dicts from nothing costs.
-    empty = dict.fromkeys(names).copy
-    feats = [empty() for _ in page.blocks]
-    for f, row in zip(feats, cells.tolist()):
-        f.update(zip(names, row))
+    numeric, other, labeller = _layout(names, tuple(map(config.values.get, names)),
+                                       tuple(map(config.scales.get, names)))
+    n = len(page.blocks)
+    x = np.empty((len(numeric), n))
+    for i, name in enumerate(numeric):
+        x[i] = raw[name]
+    at = labeller.indices(x)  # a row a block
+    # Most blocks share most numeric labels with the rest of the page (the
+    # document.* features, container.* zeros, ...): every block's dict is a
+    # copy of one holding each feature's commonest label, and gets only the
+    # labels that differ from it and the other features (about a quarter
+    # of the values), which costs far less than filling every key.
+    common = _commonest(at, len(labeller.labels))
+    template = dict.fromkeys(names)
+    template.update(zip(numeric, labeller.labels[common].tolist()))
+    differs = at != common
+    columns = np.nonzero(differs)[1]
+    changes = zip(np.array(numeric, dtype=object)[columns].tolist(),
+                  labeller.labels[at[differs]].tolist())
+    others = np.empty((n, len(other)), dtype=object)
+    for j, name in enumerate(other):
+        others[:, j] = raw[name]
+    feats = []
+    for count, row in zip(differs.sum(axis=1).tolist(), others.tolist()):
+        f = template.copy()
+        f.update(islice(changes, count))
+        f.update(zip(other, row))
+        feats.append(f)
     return feats
+
+
+def _commonest(at: np.ndarray, width: int) -> np.ndarray:
+    """The commonest value of each column of `at`, whose values are below
+    `width`."""
+    columns = at.shape[1]
+    if not columns:
+        return np.zeros(0, np.int64)
+    counts = np.bincount((at + np.arange(columns) * width).ravel(), minlength=columns * width)
+    return counts.reshape(columns, width).argmax(axis=1)
+
+
+@lru_cache(maxsize=16)
+def _layout(names: tuple[str, ...], values: tuple[tuple[float, ...] | None, ...],
+            steps: tuple[int | None, ...]) -> tuple[tuple[str, ...], tuple[str, ...], Labeller]:
+    """The numeric features among `names` (with the `values` list or
+    `steps` of each name), the others, and the Labeller of the numeric
+    ones: the same for every page of a run, so made once."""
+    numeric = [j for j, n in enumerate(names) if KINDS[n] in (COUNT, RATIO, BINARY)]
+    labeller = Labeller([KINDS[names[j]] for j in numeric], [values[j] for j in numeric],
+                        [steps[j] for j in numeric])
+    return (tuple(names[j] for j in numeric),
+            tuple(n for n in names if KINDS[n] not in (COUNT, RATIO, BINARY)), labeller)
 
 
 def table(page: Page, feature_dicts: list[dict[str, str]]) -> str:

@@ -53,6 +53,9 @@ class Paths:
     masks: list[int]  # bit i: a container of the i-th CONTAINERS class
     nearest: list[Element | None]  # the innermost block-level container
     class_words: list[frozenset[str]]  # words of the containers' class and id
+    # The number of the distinct path of (tag, class) pairs from <body>
+    # down, -1 directly in <body>: path.py's template positions.
+    templates: list[int]
 
 
 def paths(blocks: list[Block], class_words: bool) -> Paths:
@@ -62,10 +65,11 @@ def paths(blocks: list[Block], class_words: bool) -> Paths:
     computed once per element: a block costs a dictionary look-up, not a
     walk down from <body>. Class words are split only when asked for.
     """
-    root = (0, None, _NO_WORDS)
+    root = (0, None, _NO_WORDS, -1)
     # Elements compare and hash by identity (Element has eq=False).
-    memo: dict[Element, tuple[int, Element | None, frozenset[str]]] = {}
+    memo: dict[Element, tuple[int, Element | None, frozenset[str], int]] = {}
     split: dict[str, frozenset[str]] = {}
+    templates: dict[tuple[int, str, str], int] = {}
     out = []
     for b in blocks:
         path = b.containers
@@ -76,23 +80,26 @@ def paths(blocks: list[Block], class_words: bool) -> Paths:
                 k -= 1
             info = memo[path[k]] if k >= 0 else root
             for el in path[k + 1:]:
-                mask, nearest, words = info
+                mask, nearest, words, template = info
                 tag = el.tag
+                attrs = el.attrs
                 mask |= _CONTAINER_BITS.get(tag, 0)
                 if tag in BLOCK_LEVEL:
                     nearest = el
-                if class_words and ("class" in el.attrs or "id" in el.attrs):
-                    names = f"{el.attrs.get('class', '')} {el.attrs.get('id', '')}"
+                if class_words and ("class" in attrs or "id" in attrs):
+                    names = f"{attrs.get('class', '')} {attrs.get('id', '')}"
                     own = split.get(names)
                     if own is None:
                         own = split[names] = frozenset(
                             w.lower() for w in _PIECE.findall(names) if len(w) > 1)
                     if not own <= words:
                         words = words | own
-                info = memo[el] = (mask, nearest, words)
+                template = templates.setdefault((template, tag, attrs.get("class", "")),
+                                                len(templates))
+                info = memo[el] = (mask, nearest, words, template)
         out.append(info)
-    masks, nearest, words = zip(*out) if out else ((), (), ())
-    return Paths(list(masks), list(nearest), list(words))
+    masks, nearest, words, template_of = zip(*out) if out else ((), (), (), ())
+    return Paths(list(masks), list(nearest), list(words), list(template_of))
 
 
 @dataclass(slots=True)

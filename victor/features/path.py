@@ -18,7 +18,8 @@ the path is described as a whole:
 - path.text-share: the share of its blocks that are running text, as
   nearest-text counts it.
 
-Ids are left out of the path: they are often numbered per post
+The paths are numbered with the other container facts in context.paths;
+ids are left out of them, as they are often numbered per post
 (`post-1093`) and would make every post a path of its own.
 """
 
@@ -26,7 +27,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from victor.blocks import Block
 from victor.features.context import COUNT, RATIO, Context
 from victor.features.nearest_text import TEXT_WORDS
 
@@ -35,28 +35,8 @@ FEATURES = {"path.word-share": RATIO, "path.link-density": RATIO, "path.blocks":
 EXTRA = "path"
 
 
-def path_numbers(blocks: list[Block]) -> list[int]:
-    """One number per distinct path of (tag, class) pairs; -1 for blocks
-    directly in <body>. An element's number is found once and shared by the
-    blocks and elements inside it."""
-    numbers: dict[tuple[int, str, str], int] = {}
-    of_element: dict[int, int] = {}
-    out = []
-    for b in blocks:
-        path = b.containers
-        k = len(path)  # elements path[:k] are numbered already
-        while k and id(path[k - 1]) not in of_element:
-            k -= 1
-        number = of_element[id(path[k - 1])] if k else -1
-        for el in path[k:]:
-            key = (number, el.tag, el.attrs.get("class", ""))
-            number = of_element[id(el)] = numbers.setdefault(key, len(numbers))
-        out.append(number)
-    return out
-
-
 def compute(ctx: Context) -> dict[str, np.ndarray]:
-    paths = ctx._groups(path_numbers(ctx.blocks))
+    paths = ctx._groups(ctx.paths.templates)
     of = paths.of_block
     n = len(of)
     blocks = np.bincount(of)
