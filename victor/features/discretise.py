@@ -2,10 +2,10 @@
 
 A `Labeller` is made once for a selection of features and their value
 lists and scales, and then maps a whole page, a row a feature and a
-column a block, to the labels' indices with a few numpy operations: a page has some ten
-thousand values, and the feature table is on the hot path. Made once,
-because writing out the labels and sorting the columns by kind would
-otherwise cost as much as mapping the page.
+column a block, to the labels' indices with a few numpy operations: a
+page has some ten thousand values, and the feature table is on the hot
+path. Made once, because writing out the labels and sorting the columns
+by kind would otherwise cost as much as mapping the page.
 """
 
 from __future__ import annotations
