@@ -36,6 +36,9 @@ class Gold:
     kinds: list[str]  # one per segment: p, h or l
     words: list[str]
     segment: list[int]  # for each word, the index of its segment
+    # Whether the gold says each segment's kind (CleanEval's <p>, <h>, <l>);
+    # plain gold (Dragnet, WCXB) has paragraphs only.
+    marked: bool = True
 
 
 def parse_gold(text: str, source: str) -> Gold:
@@ -53,7 +56,7 @@ def parse_gold(text: str, source: str) -> Gold:
         url = ""
         article = _COMMENTS.split(text, 1)[0]
         parts = [("p", line) for line in article.splitlines()]
-    gold = Gold(source, url, [], [], [])
+    gold = Gold(source, url, [], [], [], marked=bool(url) or bool(_MARKER.search(text)))
     for kind, part in parts:
         ws = words(html.unescape(part))
         if not ws:
@@ -119,12 +122,17 @@ RUN = 4
 MIN_FOUND = 0.5
 
 
-def label_from_gold(texts: list[str], gold: Gold, page_source: str = "-") -> GoldLabels:
+def label_from_gold(texts: list[str], gold: Gold, page_source: str = "-",
+                    kinds: list[str] | None = None) -> GoldLabels:
     """One label per block text: a block whose words belong to the gold
     takes the kind of the gold segment it starts, or `c` if an earlier
     block started that segment; every other block is `o`. A block without
     words (a lone dash or bullet) is a `c` inside a segment that goes on
-    after it, else `o`."""
+    after it, else `o`.
+
+    Plain gold knows paragraphs only, so there a segment's kind is the one
+    its first block's markup gives (`kinds`, from `markup_kind`): without
+    it every heading and list item of such gold would be taught as `p`."""
     block_words = [words(t) for t in texts]
     page_words = [w for ws in block_words for w in ws]
     opcodes = LCSseq.opcodes(page_words, gold.words)
@@ -147,7 +155,8 @@ def label_from_gold(texts: list[str], gold: Gold, page_source: str = "-") -> Gol
         if not ws or len(hits) < CONTENT_SHARE * len(ws):
             continue
         seg = gold.segment[hits[0]]
-        labels[i] = "c" if seg in started else gold.kinds[seg]
+        kind = gold.kinds[seg] if gold.marked or kinds is None else kinds[i]
+        labels[i] = "c" if seg in started else kind
         started.update(gold.segment[g] for g in hits)
         covered.update(hits)
         content_words += len(ws)
@@ -156,6 +165,19 @@ def label_from_gold(texts: list[str], gold: Gold, page_source: str = "-") -> Gol
         if not ws and 0 < i < len(texts) - 1 and labels[i - 1] != "o" and labels[i + 1] == "c":
             labels[i] = "c"
     return GoldLabels(labels, len(gold.words), len(covered), content_words, content_found)
+
+
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_ITEMS = frozenset({"li", "dt", "dd"})
+
+
+def markup_kind(tags: tuple[str, ...]) -> str:
+    """The segment kind a block's enclosing elements suggest."""
+    if _HEADINGS.intersection(tags):
+        return "h"
+    if _ITEMS.intersection(tags):
+        return "l"
+    return "p"
 
 
 def _align(page: list[str], gold: list[str], opcodes: Opcodes) -> list[int]:

@@ -10,6 +10,7 @@ reported block by block instead of silently shifting every later label.
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -19,8 +20,8 @@ from typing import Iterable, TextIO
 from rapidfuzz.distance import LCSseq
 
 from victor import output
-from victor.align import GoldLabels, label_from_gold, read_gold
-from victor.batch import write_atomic
+from victor.align import GoldLabels, label_from_gold, markup_kind, read_gold
+from victor.batch import read_input, write_atomic
 from victor.config import Config
 from victor.errors import VictorError, read_utf8
 from victor.page import Page, read_page
@@ -167,11 +168,8 @@ def _short(text: str, limit: int = 40) -> str:
 
 
 def read_page_file(path: str | os.PathLike, config: Config) -> Page:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise VictorError(f"{path}: cannot read page ({e.strerror})") from None
-    return read_page(data, config, str(path))
+    """The page at `path`, gzip-compressed (NAME.html.gz) or not."""
+    return read_page(read_input(str(path)), config, str(path))
 
 
 def load_training_page(anno_path: str | os.PathLike, config: Config) -> tuple[Page, list[str]]:
@@ -203,9 +201,23 @@ def annotate_from_gold(gold_path: str | os.PathLike, page_path: str | os.PathLik
     page = read_page_file(page_path, config)
     gold = read_gold(Path(gold_path))
     texts = [b.text for b in page.blocks]
-    result = label_from_gold(texts, gold, str(page_path))
-    save_annotation(anno_path, Annotation(str(page_path), page.url, result.labels, texts, config.name))
+    result = label_from_gold(texts, gold, str(page_path), [markup_kind(b.tags) for b in page.blocks])
+    url = page.url or _meta_url(Path(gold_path))
+    save_annotation(anno_path, Annotation(str(page_path), url, result.labels, texts, config.name))
     return result
+
+
+def _meta_url(gold_path: Path) -> str:
+    """WCXB keeps each page's address in meta/NAME.json beside gold/NAME.txt;
+    the annotation keeps it, since folds group pages by web site."""
+    meta = gold_path.parent.parent / "meta" / f"{gold_path.stem}.json"
+    if not meta.exists():
+        return ""
+    try:
+        url = json.loads(meta.read_text(encoding="utf-8")).get("url", "")
+    except (OSError, ValueError, AttributeError) as e:
+        raise VictorError(f"{meta}: not a JSON object with a url ({e})") from None
+    return url if isinstance(url, str) and "\n" not in url else ""
 
 
 @dataclass
@@ -238,7 +250,7 @@ class GoldReport:
 def gold_pairs(gold_dir: str | os.PathLike, html_dir: str | os.PathLike,
                out_dir: str | os.PathLike) -> list[tuple[Path, Path, Path]]:
     """(gold, page, .anno) for every GOLD_DIR/NAME.txt: the page is
-    HTML_DIR/NAME.html (or .htm), the annotation OUT_DIR/NAME.anno. A gold
+    HTML_DIR/NAME.html (or .htm, or .html.gz), the annotation OUT_DIR/NAME.anno. A gold
     file without its page still makes a pair, to be reported as failed."""
     gold_dir, html_dir, out_dir = Path(gold_dir), Path(html_dir), Path(out_dir)
     if not gold_dir.is_dir():
@@ -246,8 +258,9 @@ def gold_pairs(gold_dir: str | os.PathLike, html_dir: str | os.PathLike,
     pairs = []
     for gold in sorted(gold_dir.glob("*.txt")):
         page = html_dir / f"{gold.stem}.html"
-        if not page.exists() and (html_dir / f"{gold.stem}.htm").exists():
-            page = html_dir / f"{gold.stem}.htm"
+        for other in (f"{gold.stem}.htm", f"{gold.stem}.html.gz"):
+            if not page.exists() and (html_dir / other).exists():
+                page = html_dir / other
         pairs.append((gold, page, out_dir / f"{gold.stem}.anno"))
     if not pairs:
         raise VictorError(f"{gold_dir}: no gold text files (*.txt) in it")

@@ -17,12 +17,14 @@ whatever the number of processes.
 
 from __future__ import annotations
 
+import gzip
 import os
 import signal
 import sys
 import threading
 import time
 import uuid
+import zlib
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -41,6 +43,22 @@ FORMATS = {"victor": ".txt", "cleaneval": ".txt", "text": ".txt", "jsonl": ".jso
            "html": ".html", "table": ".tsv"}
 DEFAULT_FORMAT = "cleaneval"
 PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml", ".php", ".asp", ".aspx", ".txt")
+# A page saved gzip-compressed (NAME.html.gz) is read as the page itself:
+# collections of pages are kept that way (data/wcxb).
+GZIP_SUFFIX = ".gz"
+
+
+def is_page_name(name: str) -> bool:
+    name = name.lower().removesuffix(GZIP_SUFFIX)
+    return name.endswith(PAGE_SUFFIXES)
+
+
+def page_stem(source: str) -> str:
+    """NAME of NAME.html and of NAME.html.gz."""
+    name = source.rstrip("/").rsplit("/", 1)[-1]
+    if name.lower().endswith(GZIP_SUFFIX):
+        name = name[:-len(GZIP_SUFFIX)]
+    return name.rsplit(".", 1)[0]
 # Pages a worker cleans per round trip: a page takes tens of milliseconds,
 # a round trip well under one. Small chunks, and a big page in a chunk
 # nearly of its own, keep the processes evenly busy to the end of a batch.
@@ -119,7 +137,7 @@ def discover(inputs: Iterable[str]) -> Iterator[str]:
             for root, dirs, files in os.walk(p):
                 dirs.sort()
                 for name in sorted(files):
-                    if (name.lower().endswith(PAGE_SUFFIXES + crawl.WARC_SUFFIXES)
+                    if ((is_page_name(name) or name.lower().endswith(crawl.WARC_SUFFIXES))
                             and not name.startswith(".")):
                         found = True
                         yield str(Path(root) / name)
@@ -144,7 +162,7 @@ def plan(sources: Iterable[str], outdir: str | None, fmt: str | None) -> list[Jo
         out = None
         if outdir is not None:
             stem = ("stdin" if src == "-" else crawl.warc_stem(src) if warc
-                    else src.rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[0])
+                    else page_stem(src))
             out = join(outdir, stem + FORMATS[job_fmt])
             if out in seen:
                 raise VictorError(f"{src}: its output {out} would overwrite that of {seen[out]}; "
@@ -199,10 +217,11 @@ def open_input(source: str, path: str | None = None) -> IO[bytes]:
     from `path` if given, named `source` in messages either way."""
     where = path or source
     try:
+        gzipped = where.lower().endswith(GZIP_SUFFIX) and not crawl.is_warc(where)
         if is_url(where):
             fs, inner = _filesystem(where)
-            return fs.open(inner, "rb")
-        return open(where, "rb")
+            return fs.open(inner, "rb", compression="gzip" if gzipped else None)
+        return gzip.open(where, "rb") if gzipped else open(where, "rb")
     except FileNotFoundError:
         raise VictorError(f"{source}: no such file")
     except IsADirectoryError:
@@ -217,18 +236,24 @@ def check_size(source: str, size: int, max_bytes: int) -> None:
                           "raise --max-size to clean it")
 
 
-def read_input(source: str, max_bytes: int, path: str | None = None) -> bytes:
+def read_input(source: str, max_bytes: int | None = None, path: str | None = None) -> bytes:
+    """The bytes of a page, gzip undone; `max_bytes` None reads it whole
+    (annotated pages for training), else a larger page is an error."""
+    limit = -1 if max_bytes is None else max_bytes + 1
     if source == "-":
-        data = sys.stdin.buffer.read(max_bytes + 1)
+        data = sys.stdin.buffer.read(limit)
     else:
         with open_input(source, path) as f:
             try:
-                data = f.read(max_bytes + 1)
-            except OSError as e:
-                raise VictorError(f"{source}: cannot read ({e.strerror or e})")
+                data = f.read(limit)
+            except (OSError, EOFError, zlib.error) as e:
+                raise VictorError(f"{source}: cannot read ({e.strerror or e})"
+                                  if isinstance(e, OSError) and e.strerror
+                                  else f"{source}: damaged gzip data ({e})")
     if not data:  # a failed download, most likely: reported, so that it is noticed
         raise VictorError(f"{source}: empty file, nothing to clean")
-    check_size(source, len(data), max_bytes)
+    if max_bytes is not None:
+        check_size(source, len(data), max_bytes)
     return data
 
 

@@ -77,6 +77,13 @@ def word_overlap(extracted: Sequence[str], gold: Sequence[str]) -> Overlap:
     return Overlap(LCSseq.similarity(extracted, gold), len(extracted), len(gold))
 
 
+def bag_overlap(extracted: Sequence[str], gold: Sequence[str]) -> Overlap:
+    """Words matched as multisets, order ignored: WCXB's measure (Foley,
+    2026), whose gold does not always follow the page's order. WCXB
+    averages the F1 of pages (macro), not the counts."""
+    return Overlap(sum((Counter(extracted) & Counter(gold)).values()), len(extracted), len(gold))
+
+
 def shingles(tokens: Sequence[str], size: int = SHINGLE_SIZE) -> Counter[tuple[str, ...]]:
     return Counter(zip(*(tokens[i:] for i in range(size))))
 
