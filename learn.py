@@ -16,6 +16,9 @@ def main() -> int:
     ap.add_argument("-o", "--output", help="model file to write (default: the config's model)")
     ap.add_argument("--cross-validate", type=int, metavar="K",
                     help="split the pages into K folds, train and test each, print the figures")
+    ap.add_argument("--split", choices=("site", "page"), default="site",
+                    help="cross-validation folds keep each web site on one side (default), "
+                         "or split pages regardless of site (the old, optimistic figures)")
     ap.add_argument("--disable", nargs="+", default=[], metavar="FEATURE",
                     help="leave these features out (FAMILY.* for a whole family)")
     ap.add_argument("--c1", type=float, help="L1 regularisation (default: from the config)")

@@ -114,7 +114,7 @@ def test_a_disabled_perplexity_needs_no_fold_model(config, examples, tmp_path):
 
 def test_the_filter_is_scored_on_the_crf_folds(examples, tmp_path):
     results = learning.cross_validate_filter(examples, 2, 3700.0, str(tmp_path))
-    split = learning.folds(len(examples), 2)
+    split = learning.folds(examples, 2)
     assert [r.pages for r in results] == [len(f) for f in split]
     assert [r.words.gold for r in results] == [
         sum(len(words(examples[i].gold)) for i in f) for f in split]

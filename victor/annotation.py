@@ -172,9 +172,11 @@ def read_page_file(path: str | os.PathLike, config: Config) -> Page:
     return read_page(read_input(str(path)), config, str(path))
 
 
-def load_training_page(anno_path: str | os.PathLike, config: Config) -> tuple[Page, list[str]]:
-    """The page an annotation names, read with `config`, and its labels."""
-    annotation = load_annotation(anno_path)
+def load_training_page(anno_path: str | os.PathLike, config: Config,
+                       annotation: Annotation | None = None) -> tuple[Page, list[str]]:
+    """The page an annotation names, read with `config`, and its labels
+    (`annotation`: the file's content, when the caller has read it)."""
+    annotation = annotation or load_annotation(anno_path)
     if not os.path.exists(annotation.source):
         raise VictorError(f"{anno_path}: the page it names ('source:') does not exist: "
                           f"{annotation.source}")

@@ -1,8 +1,9 @@
 """Training and cross-validation from annotated pages.
 
-Cross-validation splits by whole pages, never by blocks: blocks of one page
-are alike (same template, same menus), and a page split across folds would
-make the figures look better than cleaning an unseen page ever is.
+Cross-validation splits by web site (victor.folds), never by blocks or by
+pages: blocks of one page, and pages of one site, share a template, and a
+template on both sides of a fold makes the figures look better than
+cleaning a page of an unseen site ever is.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import argparse
 import difflib
 import math
 import os
-import random
 import sys
 import traceback
 from collections import Counter
@@ -22,7 +22,9 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from victor import crf, evaluate, features, output, perplexity
 from victor.align import read_gold
-from victor.annotation import load_training_page
+from victor.annotation import load_annotation, load_training_page
+from victor.batch import read_input
+from victor.folds import PageGroup, page_folds, page_group, site_folds
 from victor.config import ROOT, Config
 from victor.errors import VictorError
 
@@ -35,6 +37,7 @@ class Example:
     labels: list[str]
     features: list[dict[str, str]]
     gold: str  # the person's text the labels were made from (words only matter)
+    group: PageGroup  # its web site and stratum, for the folds
 
 
 def gold_text(anno_path: Path, texts: list[str], labels: list[str]) -> str:
@@ -49,10 +52,13 @@ def gold_text(anno_path: Path, texts: list[str], labels: list[str]) -> str:
 
 
 def load_example(anno_path: str, config: Config, lm=None) -> Example:
-    page, labels = load_training_page(anno_path, config)
+    annotation = load_annotation(anno_path)
+    page, labels = load_training_page(anno_path, config, annotation)
     texts = [b.text for b in page.blocks]
-    return Example(anno_path, page.url, texts, labels, features.compute(page, config, lm),
-                   gold_text(Path(anno_path), texts, labels))
+    url = annotation.url or page.url
+    group = page_group(anno_path, url, b"" if url else read_input(annotation.source))
+    return Example(anno_path, url, texts, labels, features.compute(page, config, lm),
+                   gold_text(Path(anno_path), texts, labels), group)
 
 
 def load_examples(anno_paths: Sequence[str], config: Config, lm=None) -> list[Example]:
@@ -123,14 +129,13 @@ class FoldResult:
     shingles: evaluate.Overlap
 
 
-def folds(n: int, k: int, seed: int = 0) -> list[list[int]]:
-    """Pages dealt to k folds after a seeded shuffle: every page is tested
-    exactly once, and the split is the same on every run."""
-    if not 2 <= k <= n:
-        raise VictorError(f"--cross-validate needs between 2 and {n} folds for {n} pages, not {k}")
-    order = list(range(n))
-    random.Random(seed).shuffle(order)
-    return [sorted(order[i::k]) for i in range(k)]
+def folds(examples: Sequence[Example], k: int, split: str = "site",
+          seed: int = 0) -> list[list[int]]:
+    """Example indices of each of k folds: every page is tested exactly
+    once, and the split is the same on every run."""
+    if split == "page":
+        return page_folds(len(examples), k, seed)
+    return site_folds([e.group for e in examples], k, seed)
 
 
 # The shipped language model's settings (docs/perplexity.md).
@@ -199,23 +204,24 @@ def _run_fold(args) -> FoldResult:
                       evaluate.content_accuracy(predicted, truth), words, shingles)
 
 
-def _fold_tasks(examples: list[Example], k: int) -> Iterator[tuple[int, list[Example], list[Example]]]:
+def _fold_tasks(examples: list[Example], k: int,
+                split: str = "site") -> Iterator[tuple[int, list[Example], list[Example]]]:
     """(fold number, training pages, test pages) for each of the k folds."""
-    for i, test_idx in enumerate(folds(len(examples), k), 1):
+    for i, test_idx in enumerate(folds(examples, k, split), 1):
         test = set(test_idx)
         yield (i, [e for j, e in enumerate(examples) if j not in test],
                [examples[j] for j in test_idx])
 
 
 def cross_validate(examples: list[Example], config: Config, k: int, params: dict,
-                   workdir: str, jobs: int = 1) -> list[FoldResult]:
+                   workdir: str, jobs: int = 1, split: str = "site") -> list[FoldResult]:
     """Folds run in `jobs` processes; each trains on the other folds' pages.
     With the perplexity extra on (and not disabled), each fold first
     recomputes the perplexity of every page under a language model of its
     own training pages' gold (fold_language_model), whatever model the
     examples were loaded with."""
     tasks = [(i, train_set, test_set, config, params, workdir)
-             for i, train_set, test_set in _fold_tasks(examples, k)]
+             for i, train_set, test_set in _fold_tasks(examples, k, split)]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             return list(pool.map(_run_fold, tasks))
@@ -223,7 +229,7 @@ def cross_validate(examples: list[Example], config: Config, k: int, params: dict
 
 
 def cross_validate_filter(examples: list[Example], k: int, limit: float,
-                          workdir: str) -> list[FoldResult]:
+                          workdir: str, split: str = "site") -> list[FoldResult]:
     """The perplexity filter on its own (no CRF), on the folds of
     cross_validate: every block of a test page is a line of its text, and
     the filter under a language model of the other folds' gold keeps the
@@ -231,7 +237,7 @@ def cross_validate_filter(examples: list[Example], k: int, limit: float,
     the CRF is; the filter keeps sentences, not blocks, so the block
     accuracies are NaN."""
     results = []
-    for i, train_set, test_set in _fold_tasks(examples, k):
+    for i, train_set, test_set in _fold_tasks(examples, k, split):
         lm = fold_language_model(train_set, Path(workdir) / f"fold{i}.arpa")
         keep = perplexity.PerplexityFilter(lm, limit)
         words = shingles = evaluate.Overlap(0, 0, 0)
@@ -301,7 +307,7 @@ def main(args: argparse.Namespace) -> int:
         if args.cross_validate:
             with tempfile.TemporaryDirectory(prefix="victor-cv-") as workdir:
                 results = cross_validate(examples, config, args.cross_validate, params,
-                                                  workdir, args.jobs)
+                                         workdir, args.jobs, args.split)
             print(report(results))
             return 0
         model_path = args.output or config.model
