@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CONFIG_DIR = ROOT / "configs"
 TEMPLATE_DIR = ROOT / "templates"
 MODEL_DIR = ROOT / "models"
+# The config used when none is named: every page type, any language.
+DEFAULT_CONFIG = "general"
 
 
 @dataclass(frozen=True)
