@@ -64,3 +64,19 @@ def test_roles_itemprops_and_hidden_elements(config):
     page = read_page_file(WCXB / "0045.html.gz", config)
     f = first_by_text(page, features.compute(page, config))
     assert f["What is Digital Marketing?"]["semantic.itemprop"] == "1"
+
+
+def test_sentences_end_in_the_scripts_of_the_web():
+    """Dragnet R907's Japanese paragraph has a full-width question mark and
+    full stop with no space after them: three sentences, counted alike by
+    the tokeniser and the features' numpy counts."""
+    from victor.annotation import load_annotation
+    from victor.features.textstats import text_stats
+    from victor.text import sentences
+
+    annotation = load_annotation(WCXB.parent / "dragnet" / "R907.anno")
+    text = next(t for t in annotation.texts if t.startswith("日 本の皆さんも"))
+    assert len(sentences(text)) == 3
+    stats = text_stats([text])
+    assert stats.sentence_ends[0] + (not stats.ends_sentence[0]) == 3
+    assert sentences("Это тест. «Bien!» Fin") == ["Это тест.", "«Bien!»", "Fin"]
