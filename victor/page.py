@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from victor.blocks import Block, split_blocks
 from victor.config import Config
+from victor.metadata import PageMeta, read_meta
 from victor.preclean import preclean
 from victor.tidy import parse
 
@@ -17,6 +18,7 @@ class Page:
     title: str
     encoding: str
     blocks: list[Block]
+    meta: PageMeta  # what the page declares about itself (victor/metadata.py)
 
 
 def read_page(data: bytes, config: Config, source: str = "-",
@@ -24,4 +26,5 @@ def read_page(data: bytes, config: Config, source: str = "-",
     """`url` is used where the page itself does not say (a crawl record's address)."""
     doc = parse(data, config.parser, declared_encoding, source)
     pre = preclean(doc.root, config.tag_delete)
-    return Page(source, pre.url or url, pre.title, doc.encoding, split_blocks(pre.body))
+    meta = read_meta(doc.root.attrs.get("lang", ""), pre.declared)
+    return Page(source, pre.url or url, pre.title, doc.encoding, split_blocks(pre.body), meta)

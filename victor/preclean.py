@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from victor.metadata import TAGS as METADATA_TAGS
 from victor.tidy import Element, Node
 
 
@@ -21,6 +22,9 @@ class Precleaned:
     body: Element
     url: str
     title: str
+    # The elements victor/metadata.py reads, taken from this walk before
+    # they are deleted: the head's in document order, then the body's.
+    declared: list[Element]
 
 
 def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
@@ -30,6 +34,7 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
     not page content. The tree is changed in place.
     """
     url = title = ""
+    declared: list[Element] = []
     body = next((c for c in root.children if isinstance(c, Element) and c.tag == "body"), None)
     if body is None:
         body = Element("body", {}, [c for c in root.children
@@ -37,6 +42,7 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
     for c in root.children:
         if isinstance(c, Element) and c.tag == "head":
             title = _text_of(c, "title")
+            _collect(c, declared)
     stack = [body]
     while stack:
         el = stack.pop()
@@ -53,6 +59,8 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
                         kept.append(child)
                     continue
                 tag = child.tag
+                if tag in METADATA_TAGS:
+                    declared.append(child)
                 if tag in tag_delete:
                     continue
                 if tag == "text" and "id" in child.attrs:
@@ -70,7 +78,7 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
             else:
                 runs.pop()
         el.children = kept
-    return Precleaned(body, url, title)
+    return Precleaned(body, url, title, declared)
 
 
 def _pre_lines(text: str) -> list[Node]:
@@ -80,6 +88,16 @@ def _pre_lines(text: str) -> list[Node]:
         out.append(Element("br"))
         out.append(line)
     return out
+
+
+def _collect(el: Element, into: list[Element]) -> None:
+    """The metadata elements under `el` in document order."""
+    stack = [el]
+    while stack:
+        e = stack.pop()
+        if e.tag in METADATA_TAGS:
+            into.append(e)
+        stack.extend(reversed([c for c in e.children if isinstance(c, Element)]))
 
 
 def _text_of(el: Element, tag: str) -> str:
