@@ -50,6 +50,10 @@ document.*              [0]
 # signals that mean the same on every site.
 semantic.*              [-1..1]
 candidate.*             [-1..1]
+# What the page declares as its text (JSON-LD, og:description) and its
+# title: the headline and the body say the same on every site.
+structured.*            [-1..1]
+title.*                 [0]
 
 # Optional extras; absent from the feature dicts unless enabled upstream.
 class-words             [-1..1]

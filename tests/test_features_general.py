@@ -80,3 +80,16 @@ def test_sentences_end_in_the_scripts_of_the_web():
     stats = text_stats([text])
     assert stats.sentence_ends[0] + (not stats.ends_sentence[0]) == 3
     assert sentences("Это тест. «Bien!» Fin") == ["Это тест.", "«Bien!»", "Fin"]
+
+
+def test_the_text_a_page_declares_marks_its_blocks(config):
+    """0001 declares its first paragraph in og:description (cut off with
+    '[…]'): that block is found there, its menu is not, and a single word
+    of it ('At', a block of its own) says nothing."""
+    page = read_page_file(WCXB / "0001.html.gz", config)
+    assert page.meta.structured_text
+    f = first_by_text(page, features.compute(page, config))
+    opening = next(t for t in f if t.startswith("Fall isn’t just pumpkin spice season"))
+    assert f[opening]["structured.in-declared"] == "4"
+    assert f["Partner With Us"]["structured.in-declared"] == "0"
+    assert f["At"]["structured.in-declared"] == "0"

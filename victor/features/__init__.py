@@ -25,7 +25,7 @@ from victor.errors import VictorError
 from victor.features import (
     bullet, candidate, chars, class_words, container, density, depth, document, duplicate,
     groups, link_density, main_group, nearest_text, path, perplexity, position, regexp, semantic,
-    sentence, size, split, tag_path, title, tokens, words_before,
+    sentence, size, split, structured, tag_path, title, tokens, words_before,
 )
 from victor.features.context import BINARY, COUNT, RATIO, Context
 from victor.features.discretise import Labeller
@@ -35,7 +35,7 @@ from victor.page import Page
 FAMILIES = (container, split, chars, tokens, sentence, duplicate, regexp, bullet, groups,
             position, document, class_words, link_density, depth, perplexity,
             density, size, tag_path, main_group, title, path, words_before, nearest_text,
-            semantic, candidate)
+            semantic, candidate, structured)
 
 KINDS = MappingProxyType({n: k for fam in FAMILIES for n, k in fam.FEATURES.items()})
 FEATURE_NAMES: tuple[str, ...] = tuple(KINDS)
