@@ -24,6 +24,7 @@ from victor import crf, evaluate, features, output, perplexity
 from victor.align import read_gold
 from victor.annotation import load_annotation, load_training_page
 from victor.batch import read_input
+from victor.cleaner import floor
 from victor.folds import PageGroup, page_folds, page_group, site_folds
 from victor.config import ROOT, Config
 from victor.errors import VictorError
@@ -211,6 +212,7 @@ def score_fold(fold: int, model: crf.Model, test_set: Sequence[Example]) -> Fold
     words = shingles = evaluate.Overlap(0, 0, 0)
     for e in test_set:
         labels, marginals = model.tag(e.features)
+        labels = floor(labels, marginals) or labels  # as the Cleaner decodes
         predictions.append(Prediction(e.name, labels, [1.0 - m.get("o", 0.0) for m in marginals]))
         predicted.extend(labels)
         truth.extend(e.labels)
