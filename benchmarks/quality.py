@@ -157,10 +157,6 @@ def _collect(results: Sequence[learning.FoldResult],
     return run
 
 
-def _train_and_test(task) -> learning.FoldResult:
-    return learning._run_fold(task)
-
-
 def victor_runs(pages: dict[str, list[Page]], folds: int, jobs: int, max_iterations: int | None,
                 transfer: bool) -> tuple[dict[str, Run], dict[tuple[str, str], Run]]:
     """Cross-validated runs by config name, and transfer runs by
@@ -188,7 +184,7 @@ def victor_runs(pages: dict[str, list[Page]], folds: int, jobs: int, max_iterati
 
     for name, by_collection in loaded.items():
         examples = [e for c in by_collection for e in by_collection[c]]
-        for _, train_set, test_set in learning._fold_tasks(examples, folds, "site"):
+        for _, train_set, test_set in learning.fold_tasks(examples, folds, "site"):
             add(("cv", name), configs[name], train_set, test_set)
     if transfer:
         everything = loaded[DEFAULT_CONFIG]
@@ -200,7 +196,7 @@ def victor_runs(pages: dict[str, list[Page]], folds: int, jobs: int, max_iterati
                 [e for c in others for e in everything[c]], everything[held])
     t = time.perf_counter()
     with ProcessPoolExecutor(jobs) as pool:
-        results = list(pool.map(_train_and_test, tasks))
+        results = list(pool.map(learning.run_fold, tasks))
     print(f"{len(tasks)} trainings in {time.perf_counter() - t:.0f} s", file=sys.stderr)
     by_name = {name: {e.name: e for c in loaded[name].values() for e in c} for name in loaded}
     cv: dict[str, list] = defaultdict(list)

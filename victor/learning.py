@@ -194,7 +194,7 @@ def _has_feature(examples: Sequence[Example], name: str) -> bool:
     return any(name in e.features[0] for e in examples if e.features)
 
 
-def _run_fold(args) -> FoldResult:
+def run_fold(args) -> FoldResult:
     fold, train_set, test_set, config, params, workdir = args
     if config.extras.get("perplexity") and _has_feature(train_set, "perplexity"):
         lm = fold_language_model(train_set, Path(workdir) / f"fold{fold}.arpa")
@@ -223,7 +223,7 @@ def score_fold(fold: int, model: crf.Model, test_set: Sequence[Example]) -> Fold
                       evaluate.content_accuracy(predicted, truth), words, shingles, predictions)
 
 
-def _fold_tasks(examples: list[Example], k: int,
+def fold_tasks(examples: list[Example], k: int,
                 split: str = "site") -> Iterator[tuple[int, list[Example], list[Example]]]:
     """(fold number, training pages, test pages) for each of the k folds."""
     for i, test_idx in enumerate(folds(examples, k, split), 1):
@@ -240,11 +240,11 @@ def cross_validate(examples: list[Example], config: Config, k: int, params: dict
     own training pages' gold (fold_language_model), whatever model the
     examples were loaded with."""
     tasks = [(i, train_set, test_set, config, params, workdir)
-             for i, train_set, test_set in _fold_tasks(examples, k, split)]
+             for i, train_set, test_set in fold_tasks(examples, k, split)]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            return list(pool.map(_run_fold, tasks))
-    return [_run_fold(t) for t in tasks]
+            return list(pool.map(run_fold, tasks))
+    return [run_fold(t) for t in tasks]
 
 
 def cross_validate_filter(examples: list[Example], k: int, limit: float,
@@ -256,7 +256,7 @@ def cross_validate_filter(examples: list[Example], k: int, limit: float,
     the CRF is; the filter keeps sentences, not blocks, so the block
     accuracies are NaN."""
     results = []
-    for i, train_set, test_set in _fold_tasks(examples, k, split):
+    for i, train_set, test_set in fold_tasks(examples, k, split):
         lm = fold_language_model(train_set, Path(workdir) / f"fold{i}.arpa")
         keep = perplexity.PerplexityFilter(lm, limit)
         words = shingles = evaluate.Overlap(0, 0, 0)
