@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from victor import crf, features, output, perplexity
-from victor.config import Config, load_config
+from victor.config import Config, load_config, settings
 from victor.page import Page, read_page
 
 
@@ -99,7 +99,8 @@ class Cleaner:
                  threshold: float | None = None):
         self.config = config if isinstance(config, Config) else load_config(config)
         self.selected = features.select_features(self.config)
-        self.model = crf.load_model(model or self.config.model, expected_config=self.config.name)
+        self.model = crf.load_model(model or self.config.model, expected_config=self.config.name,
+                                    expected_settings=settings(self.config))
         self.threshold = threshold
         self.lm = perplexity.for_config(self.config)
 

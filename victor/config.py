@@ -186,3 +186,34 @@ def shipped_configs() -> list[str]:
     config gets checked as soon as its model is there."""
     return [p.stem for p in sorted(CONFIG_DIR.glob("*.yaml"))
             if load_config(p.stem).model.is_file()]
+
+
+def settings(config: Config) -> dict[str, Any]:
+    """What a model's features depend on, resolved from the config: a model
+    records it when trained (victor.learning.train), and cleaning with a
+    config whose settings differ is refused, since the same feature names
+    would then carry other values than the model learnt. Comments and
+    layout of the YAML file do not count; the CRF's own parameters and the
+    model path do not either, as they do not change what a block looks
+    like."""
+    return {
+        "parser": config.parser,
+        "tag-delete": sorted(config.tag_delete),
+        "crf-features": list(config.crf_features),
+        "extras": dict(sorted(config.extras.items())),
+        "values": {k: list(v) for k, v in sorted(config.values.items())},
+        "scales": dict(sorted(config.scales.items())),
+        "regexp": {k: [p.pattern for p in v] for k, v in sorted(config.regexp.items())},
+    }
+
+
+def differences(recorded: dict[str, Any], current: dict[str, Any]) -> list[str]:
+    """The settings that differ, as dotted names (`values.split.p`)."""
+    out = []
+    for key in sorted(set(recorded) | set(current)):
+        a, b = recorded.get(key), current.get(key)
+        if isinstance(a, dict) and isinstance(b, dict):
+            out.extend(f"{key}.{k}" for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k))
+        elif a != b:
+            out.append(key)
+    return out

@@ -772,12 +772,14 @@ def _marginals(scores: np.ndarray, transition: np.ndarray) -> np.ndarray:
     return joint / joint.sum(axis=1, keepdims=True)
 
 
-def load_model(path: str | os.PathLike, expected_config: object = None) -> Model:
+def load_model(path: str | os.PathLike, expected_config: object = None,
+               expected_settings: dict | None = None) -> Model:
     """Opens a model written by train(), refusing anything crfsuite might
     crash on or silently misread: the file must match the size and hash its
     metadata recorded, and open with labels. With `expected_config`, the
-    metadata's `config` must equal it, so that a model is not used with
-    features computed under another configuration."""
+    metadata's `config` must equal it, and with `expected_settings`
+    (victor.config.settings) the settings it was trained with, so that a
+    model is not used with features computed another way."""
     path = Path(path)
     meta_path = _metadata_path(path)
     try:
@@ -808,6 +810,14 @@ def load_model(path: str | os.PathLike, expected_config: object = None) -> Model
     if expected_config is not None and metadata.get("config") != expected_config:
         raise VictorError(f"{path}: trained for config {metadata.get('config')!r}, "
                           f"not {expected_config!r}; retrain or choose the matching model")
+    if expected_settings is not None and "settings" in metadata:
+        from victor.config import differences
+
+        changed = differences(metadata["settings"], expected_settings)
+        if changed:
+            shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
+            raise VictorError(f"{path}: the config's {shown} differ from what the model was "
+                              "trained with; undo the change or retrain")
 
     tagger = pycrfsuite.Tagger()
     try:

@@ -26,7 +26,7 @@ from victor.annotation import load_annotation, load_training_page
 from victor.batch import read_input
 from victor.cleaner import floor
 from victor.folds import PageGroup, page_folds, page_group, site_folds
-from victor.config import ROOT, Config
+from victor.config import ROOT, Config, settings
 from victor.errors import VictorError
 
 
@@ -104,6 +104,7 @@ def train(examples: Sequence[Example], config: Config, model_path: str | os.Path
         "config": config.name,
         "config_path": _portable(config.path),
         "config_sha256": config.digest,
+        "settings": settings(config),
         "training_pages": [e.name for e in examples],
     }
     return crf.train([e.features for e in examples], [e.labels for e in examples], template,

@@ -1,0 +1,58 @@
+"""A model carries the settings it was trained with, and refuses a config
+whose settings have changed since: the same feature names would carry
+other values than the model learnt."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from victor.cleaner import Cleaner
+from victor.config import differences, load_config, settings
+from victor.errors import VictorError
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "data" / "cleaneval" / "1.html"
+
+
+def edited_config(tmp_path: Path) -> Path:
+    """The shipped cleaneval config with one value list changed; same name,
+    so it names the shipped model and template."""
+    text = (ROOT / "configs" / "cleaneval.yaml").read_text(encoding="utf-8")
+    edited = text.replace("split.p: [0, 1, 2, 3]", "split.p: [0, 1, 2, 4]")
+    assert edited != text
+    path = tmp_path / "cleaneval.yaml"
+    path.write_text(edited, encoding="utf-8")
+    return path
+
+
+def test_the_shipped_models_record_their_settings():
+    for name in ("cleaneval", "article"):
+        config = load_config(name)
+        Cleaner(config)  # loads: the recorded settings are the config's
+
+
+def test_an_edited_value_list_is_named(tmp_path):
+    with pytest.raises(VictorError, match=r"the config's values\.split\.p differ from what "
+                                          r"the model was trained with"):
+        Cleaner(load_config(edited_config(tmp_path)))
+
+
+def test_clean_py_refuses_it_in_one_line(tmp_path):
+    proc = subprocess.run([sys.executable, str(ROOT / "clean.py"), "--config",
+                           str(edited_config(tmp_path)), str(PAGE)],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode != 0 and not proc.stdout
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "values.split.p" in lines[0], proc.stderr
+
+
+def test_differences_name_every_changed_setting():
+    config = load_config("cleaneval")
+    changed = replace(config, tag_delete=config.tag_delete - {"noscript"},
+                      scales={**config.scales, "position": 5})
+    assert differences(settings(config), settings(changed)) == ["scales.position", "tag-delete"]
