@@ -331,9 +331,9 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     pages = {c: pages_of(c, args.sample) for c in COLLECTIONS}
     everything = [p for ps in pages.values() for p in ps]
-    peers = {} if args.no_peers else run_peers(everything, args.jobs)
     cv, moved = victor_runs(pages, args.folds, args.jobs, args.max_iterations,
                             not args.no_transfer)
+    peers = {} if args.no_peers else run_peers(everything, args.jobs)
     systems = {f"victor {name}": run.texts for name, run in cv.items()}
     systems.update(peers)
     print(f"Pages of web sites the model has not seen: {args.folds} folds grouped by site; "

@@ -236,6 +236,19 @@ def test_shipped_annotations_reproduce_their_gold(folder, count):
     assert total.precision >= 0.97 and total.recall >= 0.97
 
 
+def test_another_config_may_lack_content_the_annotation_has():
+    """Dragnet T25 was annotated with the general config, which keeps
+    <noscript>; a content block of T25 is in one. The article config drops
+    it, and still trains on the page's other blocks."""
+    annotation = load_annotation(DRAGNET / "T25.anno")
+    assert annotation.config == "general"
+    page, labels = load_training_page(DRAGNET / "T25.anno", load_config("article"))
+    assert len(labels) == len(page.blocks) < len(annotation.labels)
+    gone = [t for t, label in zip(annotation.texts, annotation.labels)
+            if t.startswith("Genocide refugee, CEO, and astronaut-to")]
+    assert gone and not any(b.text == gone[0] for b in page.blocks)
+
+
 def test_a_gzipped_page_reads_as_the_page_itself(config, tmp_path):
     page = CLEANEVAL / "1.html"
     packed = tmp_path / "1.html.gz"

@@ -122,7 +122,8 @@ def save_annotation(path: str | os.PathLike, annotation: Annotation) -> None:
     write_atomic(path, "\n".join(lines) + "\n")
 
 
-def attach(annotation: Annotation, page: Page, anno_path: str | os.PathLike) -> list[str]:
+def attach(annotation: Annotation, page: Page, anno_path: str | os.PathLike,
+           config_name: str | None = None) -> list[str]:
     """The annotation's labels for `page.blocks`.
 
     Blocks are matched by text in order (the longest common subsequence of
@@ -130,7 +131,10 @@ def attach(annotation: Annotation, page: Page, anno_path: str | os.PathLike) -> 
     block must be matched; an annotated block missing from the page is
     tolerated only if it was labelled `o`, since dropping it changes no
     segment. Anything else is an error naming the first blocks that differ:
-    labels are never guessed.
+    labels are never guessed. Read with another config than the one it was
+    made with (`config_name`), the page may lack content blocks of elements
+    that config deletes (the general config keeps <noscript>, the others
+    drop it): those are not on its page to be labelled, and are let go.
     """
     texts = [b.text for b in page.blocks]
     if texts == annotation.texts:
@@ -150,7 +154,9 @@ def attach(annotation: Annotation, page: Page, anno_path: str | os.PathLike) -> 
         raise VictorError(f"{where}, not {page.source}: only {matched} of the page's "
                           f"{len(texts)} blocks are in it")
     new = [j for j, i in enumerate(found) if i is None]
-    gone = [i for i, k in enumerate(kept) if not k and annotation.labels[i] != "o"]
+    other_config = config_name is not None and annotation.config not in ("", config_name)
+    gone = [] if other_config else [i for i, k in enumerate(kept)
+                                    if not k and annotation.labels[i] != "o"]
     if new or gone:
         parts = [f"block {j} {_short(texts[j])!r} is not in the annotation" for j in new[:2]]
         line = (lambda i: f"line {annotation.lines[i]}") if annotation.lines else (lambda i: f"block {i}")
@@ -182,7 +188,7 @@ def load_training_page(anno_path: str | os.PathLike, config: Config,
                           f"{annotation.source}")
     _check_finished(annotation, anno_path)
     page = read_page_file(annotation.source, config)
-    return page, attach(annotation, page, anno_path)
+    return page, attach(annotation, page, anno_path, config.name)
 
 
 def _check_finished(annotation: Annotation, where: str | os.PathLike) -> None:
