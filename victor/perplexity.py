@@ -30,15 +30,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
-import kenlm
 import numpy as np
 
-from victor.errors import VictorError
+from victor.config import MODEL_DIR
+from victor.errors import VictorError, import_extra
 from victor.text import collapse, sentences, words
 
 BOS, EOS, UNK = "<s>", "</s>", "<unk>"
 
-DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "lm-default.arpa.gz"
+DEFAULT_MODEL = MODEL_DIR / "lm-default.arpa.gz"
 
 # Calibrated for DEFAULT_MODEL only (docs/perplexity.md): the paper's 8,000
 # belongs to its BNC model, and a perplexity limit means nothing across models.
@@ -238,7 +238,7 @@ class PerplexityModel:
     only when someone asks for perplexities."""
 
     path: Path
-    lm: kenlm.Model = field(repr=False)
+    lm: "kenlm.Model" = field(repr=False)  # noqa: F821 (KenLM is an extra, imported in load)
 
     @classmethod
     def load(cls, path: Path | str = DEFAULT_MODEL) -> PerplexityModel:
@@ -247,6 +247,7 @@ class PerplexityModel:
             raise VictorError(
                 f"{path}: no language model there; train one with `python -m victor.perplexity train`"
             )
+        kenlm = import_extra("kenlm", "kenlm", "the perplexity feature")
         config = kenlm.Config()
         config.show_progress = False
         try:
