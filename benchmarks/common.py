@@ -4,6 +4,7 @@ how a result table is printed."""
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,3 +67,36 @@ def _cell(v: object) -> str:
     if isinstance(v, float):
         return f"{v:.3f}" if v < 10 else f"{v:.1f}" if v < 1000 else f"{v:,.0f}"
     return str(v)
+
+
+def collection_pages(folder: str | Path) -> list[tuple[Path, Path | None]]:
+    """Every page of a collection with its gold file, if it has one: either
+    html/NAME.html[.gz] with gold/NAME.txt (../shared/data) or NAME.html[.gz]
+    with NAME.txt beside it (the repo's data/)."""
+    from victor.batch import is_page_name, page_stem
+
+    folder = Path(folder)
+    pages = html_dir(folder)
+    gold = folder / "gold" if (folder / "gold").is_dir() else folder
+    out = []
+    for f in sorted(pages.iterdir()):
+        if f.suffix == ".txt" or not is_page_name(f.name):
+            continue
+        g = gold / f"{page_stem(f.name)}.txt"
+        out.append((f, g if g.is_file() else None))
+    return out
+
+
+def bag_f1(text: str, gold: str) -> float:
+    """WCXB's page score: F1 of the lowercased \\w+ tokens as multisets."""
+    from victor.evaluate import bag_overlap
+
+    return bag_overlap(re.findall(r"\w+", text.lower()), re.findall(r"\w+", gold.lower())).f1
+
+
+def gold_words(path: Path) -> str:
+    """The gold's words, as victor.align reads gold files of any of the
+    collections (CleanEval markers and Dragnet's comments cut off)."""
+    from victor.align import read_gold
+
+    return " ".join(read_gold(path).words)

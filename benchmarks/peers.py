@@ -26,9 +26,28 @@ def unwrapped(extract: Extract) -> Extract:
 
 
 def trafilatura() -> Extract:
+    """Comments off: the main text alone, as the article gold keeps it."""
+    import trafilatura as t
+
+    return unwrapped(lambda data: t.extract(data, include_comments=False) or "")
+
+
+def trafilatura_comments() -> Extract:
+    """trafilatura's default, comments kept."""
     import trafilatura as t
 
     return unwrapped(lambda data: t.extract(data) or "")
+
+
+def readability() -> Extract:
+    """readability-lxml's main-content HTML, as its text."""
+    import lxml.html
+    from readability import Document
+
+    def extract(data: bytes) -> str:
+        summary = Document(data).summary(html_partial=True)
+        return lxml.html.fromstring(summary).text_content() if summary.strip() else ""
+    return unwrapped(extract)
 
 
 def justext() -> Extract:
@@ -55,6 +74,8 @@ def resiliparse() -> Extract:
 # Name -> setup (imports, stoplists) that returns the extractor.
 PEERS: dict[str, Callable[[], Extract]] = {
     "trafilatura": trafilatura,
+    "trafilatura+comments": trafilatura_comments,
+    "readability": readability,
     "justext": justext,
     "resiliparse": resiliparse,
 }

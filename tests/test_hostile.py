@@ -3,6 +3,9 @@ with inputs that are empty, binary, misencoded, broken, huge or
 pathological. Each is either cleaned (as its well-formed original is,
 where it has one) or refused with one line naming the file and the reason.
 
+Every case goes through every shipped config (victor.config.shipped_configs):
+a config's features can fail where another's do not.
+
 The large cases are made at test time at a tenth of their size;
 VICTOR_HOSTILE_FULL=1 makes them full size (a 20 MB page, 100,000 nested
 divs each with a word), which takes a few minutes.
@@ -25,7 +28,7 @@ from repo_data import CLEANEVAL, ROOT, pages
 from hostile import make_corpus as corpus
 
 from victor.cleaner import Cleaner
-from victor.config import load_config
+from victor.config import load_config, shipped_configs
 from victor.errors import VictorError
 from victor.limits import DEFAULT_TIMEOUT, MAX_DEPTH, limit_depth
 from victor.page import read_page
@@ -42,9 +45,9 @@ def model(tmp_path_factory) -> str:
     return model_for_tests(tmp_path_factory.mktemp("model"))
 
 
-@pytest.fixture(scope="module")
-def cleaner(model) -> Cleaner:
-    return Cleaner("cleaneval", model)
+@pytest.fixture(scope="module", params=shipped_configs())
+def cleaner(request) -> Cleaner:
+    return Cleaner(request.param)
 
 
 def clean(cleaner: Cleaner, name: str):
@@ -113,9 +116,49 @@ def test_a_page_with_invalid_utf8_keeps_its_words(cleaner):
 @pytest.mark.parametrize("name", ["unclosed-tags.html", "misnested-tags.html"])
 def test_broken_markup_keeps_most_of_the_text(cleaner, name):
     result = clean(cleaner, name)
-    original = cleaner.clean(corpus.NEWS.read_bytes()).text()
-    assert shared_words(result.text(), original) > 0.9
+    original = cleaner.clean(corpus.NEWS.read_bytes())
+    assert shared_words(" ".join(result.texts), " ".join(original.texts)) > 0.9
+    if cleaner.config.name == "cleaneval":
+        # The article model picks the article by the page's containers,
+        # which the broken tags change: it keeps 72% (unclosed) and 84%
+        # (misnested) of what it keeps of the intact page.
+        assert shared_words(result.text(), original.text()) > 0.9
+    assert result.text()
     assert_nothing_invented(result)
+
+
+# --- recovered: elements never closed that take the rest of the page -------
+
+@pytest.mark.parametrize("name, original, note", [
+    ("title-unclosed.html", corpus.POST, "unclosed <title>"),
+    ("style-unclosed.html", corpus.POST, "unclosed <style>"),
+    ("script-unclosed.html", corpus.POST, "unclosed <script>"),
+    ("textarea-unclosed.html", corpus.FORM, "unclosed <textarea>"),
+    ("comment-unclosed.html", corpus.COMMENTED, "unclosed <!-- comment"),
+])
+def test_an_element_never_closed_gives_back_the_body_it_swallowed(cleaner, name, original,
+                                                                   note):
+    result = clean(cleaner, name)
+    expected = cleaner.clean(original.read_bytes(), str(original))
+    assert result.texts == expected.texts
+    assert shared_words(result.text(), expected.text()) > 0.9
+    assert result.page.recovered == (note,)
+    assert json.loads(result.jsonl())["recovered"] == [note]
+
+
+def test_a_noscript_never_closed_no_longer_takes_the_page_with_it(cleaner):
+    result = clean(cleaner, "noscript-unclosed.html")
+    original = cleaner.clean(corpus.NOSCRIPT.read_bytes())
+    # Configs that delete noscript elements now see its text (a link,
+    # "leaderboard ad") as the page's first block.
+    assert result.texts[-len(original.texts):] == original.texts
+    assert result.page.recovered == ("unclosed <noscript>",)
+
+
+def test_a_page_closed_properly_records_no_recovery(cleaner):
+    result = cleaner.clean(corpus.POST.read_bytes())
+    assert result.page.recovered == ()
+    assert json.loads(result.jsonl())["recovered"] == []
 
 
 # --- cleaned: pages with little or odd text --------------------------------
@@ -263,6 +306,18 @@ def test_a_page_that_fails_never_replaces_its_existing_output(model, tmp_path):
 
 # --- crashes the fuzzing found (docs/robustness.md) -----------------------
 
+def test_a_page_whose_every_word_is_in_a_link_is_cleaned(cleaner):
+    # The article config failed on 4 of 681 held-out CleanEval pages with
+    # IndexError in main_group._places: no div group had a word outside
+    # links, so the main group was taken to be one without blocks. Here:
+    # R306's footer, links and "::" between them, as a page of its own.
+    footer = re.search(rb'<div id="footer">.*?</div>', corpus.POST.read_bytes(), re.S).group()
+    result = cleaner.clean(b"<html><body>" + footer + b"</body></html>")
+    assert " ".join(result.texts) == (
+        "reader supported :: uncopyrighted :: worker-owned :: hand-made")
+    assert result.text()  # kept, by the CRF or else by the floor
+
+
 def test_every_charset_label_a_page_or_server_may_name_is_survived():
     # Python's registry has codecs that are no text encodings (base64,
     # zlib, rot13, ...): a page declaring one made decoding raise.
@@ -278,18 +333,33 @@ def test_every_charset_label_a_page_or_server_may_name_is_survived():
 
 # --- a batch of all of it, mixed with good pages -------------------------
 
-def test_a_batch_of_the_corpus_cleans_the_good_and_reports_the_bad(model, tmp_path):
+SWALLOWED = ("title-unclosed.html", "style-unclosed.html", "script-unclosed.html",
+             "textarea-unclosed.html", "comment-unclosed.html", "noscript-unclosed.html")
+
+
+@pytest.mark.parametrize("engine", [["-j", "2"], ["--dask", "local:2"]],
+                         ids=["two processes", "dask"])
+def test_a_batch_of_the_corpus_cleans_the_good_and_reports_the_bad(tmp_path, engine):
+    # Good pages, the hostile corpus and the pages whose body an unclosed
+    # element swallowed, under the config that once crashed on held-out pages.
     good = pages(CLEANEVAL)[:4]
     inputs = good + sorted(HOSTILE.glob("*.html"))
     out = tmp_path / "out"
-    proc = clean_py(model, "-j", "2", "-o", out, *inputs)
+    proc = subprocess.run([sys.executable, str(ROOT / "clean.py"), "--config", "article",
+                           "--format", "jsonl", *engine, "-o", str(out), *map(str, inputs)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     refused = {"empty.html": "empty file, nothing to clean",
                "gzip.html": "not an HTML page (gzip-compressed data)",
                "pdf.html": "not an HTML page (PDF document)",
                "png.html": "not an HTML page (PNG image)"}  # in input order
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
-    assert proc.stderr.splitlines()[-len(refused):] == [
+    assert proc.stderr.splitlines()[-len(refused) - 1:] == [
+        f"{len(inputs) - len(refused)} cleaned, 0 already done, {len(refused)} failed"] + [
         f"failed: {HOSTILE / name}: {why}" for name, why in refused.items()]
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        p.stem + ".txt" for p in inputs if p.name not in refused)
+        p.stem + ".jsonl" for p in inputs if p.name not in refused)
+    records = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in out.iterdir()}
+    without_text = {"whitespace", "script-only"}
+    assert {name for name, r in records.items() if not r["text"]} == without_text
+    assert {name + ".html" for name, r in records.items() if r["recovered"]} == set(SWALLOWED)

@@ -3,9 +3,10 @@ cleaning any bytes either cleans them or refuses them with a VictorError,
 in bounded time; the cleaner removes text but never invents it; the same
 page gives the same output every time, in whatever order a batch meets it.
 
-The example counts here keep the file quick; `python benchmarks/fuzz.py
---minutes 10` runs the same checks on as many examples as fit in the time
-(docs/robustness.md).
+Every property that cleans runs under every shipped config
+(victor.config.shipped_configs). The example counts here keep the file
+quick; `python3 -m benchmarks.fuzz` runs the same checks on as many
+examples as asked for, resumably, in two processes (docs/robustness.md).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from hypothesis import strategies as st
 
 from repo_data import CLEANEVAL, DRAGNET, pages
 from victor.cleaner import Cleaner, Result
-from victor.config import load_config
+from victor.config import load_config, shipped_configs
 from victor.crf import LABELS
 from victor.errors import VictorError
 from victor.page import read_page
@@ -152,11 +153,9 @@ def check_result(result: Result) -> None:
     assert not invented, f"words not in the page: {sorted(invented)[:10]}"
 
 
-@pytest.fixture(scope="module")
-def cleaner(tmp_path_factory) -> Cleaner:
-    from batch_support import model_for_tests
-
-    return Cleaner("cleaneval", model_for_tests(tmp_path_factory.mktemp("model")))
+@pytest.fixture(scope="module", params=shipped_configs())
+def cleaner(request) -> Cleaner:
+    return Cleaner(request.param)
 
 
 @CI

@@ -18,7 +18,7 @@ from repo_data import CLEANEVAL, DRAGNET
 from victor.blocks import split_blocks
 from victor.limits import MAX_DEPTH
 from victor.preclean import preclean
-from victor.tidy import PARSERS, decode, parse
+from victor.tidy import PARSERS, decode, parse, recover_swallowed
 
 TAG_DELETE = frozenset({"script", "style", "head"})
 
@@ -227,3 +227,43 @@ def test_every_parser_gives_the_same_blocks_on_well_formed_markup():
     ]
     for parser in PARSERS:
         assert blocks(parser) == reference, parser
+
+
+# --- markup swallowed by an element never closed ---------------------------
+# (whole pages of the hostile corpus: tests/test_hostile.py)
+
+@pytest.mark.parametrize("parser", sorted(PARSERS))
+def test_a_title_never_closed_no_longer_takes_the_body(parser):
+    # Dragnet R306 with its </title> removed: by HTML5 rules the rest of
+    # the page is the title's text.
+    original = page(DRAGNET, "R306.html")
+    damaged = original.replace(b"</title>", b"", 1)
+    assert texts(damaged, parser) == texts(original, parser)
+    assert parse(damaged, parser).recovered == ["unclosed <title>"]
+
+
+def test_it_is_closed_where_the_next_markup_starts():
+    # CleanEval 31's only comment, before its text, left open.
+    original = page(CLEANEVAL, "31.html").decode("cp1252")
+    comment = "<!-- if we want a generic picture it should go here -->"
+    damaged = original.replace(comment, comment[:-3])
+    text, notes = recover_swallowed(damaged)
+    start = damaged.index(comment[:-3]) + len(comment) - 3
+    markup = damaged.index("<P>", start)
+    assert text == damaged[:markup] + "-->" + damaged[markup:]
+    assert notes == ["unclosed <!-- comment"]
+
+
+def test_pages_that_close_their_elements_are_left_as_they_are():
+    for collection, name in [(DRAGNET, "R306.html"), (CLEANEVAL, "31.html"),
+                             (CLEANEVAL, "1.html"), (DRAGNET, "R490.html")]:
+        text = page(collection, name).decode("utf-8", "replace")
+        assert recover_swallowed(text) == (text, [])
+
+
+def test_a_page_cut_short_in_its_last_comment_is_left_as_it_is():
+    # R306 cut off inside the comment after its footer, as a download that
+    # stopped there: what the comment takes is no part of the page's text.
+    text = page(DRAGNET, "R306.html").decode("utf-8")
+    cut = text[:text.rindex("-->")]
+    assert recover_swallowed(cut) == (cut, [])

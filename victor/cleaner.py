@@ -25,6 +25,33 @@ from victor.errors import VictorError
 from victor.page import Page, read_page
 
 
+# The floor under decoding (see `floor`): when the CRF labels no block of a
+# page as content, the blocks whose content probability reaches FLOOR_SHARE
+# of the page's highest are kept, and any block at FLOOR_CAP or above.
+FLOOR_SHARE = 0.3
+FLOOR_CAP = 0.5
+
+
+def floor(labels: list[str], marginals: list[dict[str, float]], share: float = FLOOR_SHARE,
+          cap: float = FLOOR_CAP) -> list[str] | None:
+    """Labels that keep the page's most probable content when the CRF keeps
+    none of it; None when it keeps some, or the page has no block.
+
+    On a page unlike its training pages a model hesitates: every block's
+    content probability (1 - P(o)) stays under one half, so Viterbi labels
+    them all o, yet the most probable blocks are still the right ones (a
+    Korean news page: 0.006 at most, on the article's own text). Measured
+    against people's gold on held-out pages, keeping them beats keeping
+    nothing (docs/robustness.md, `python3 -m benchmarks.floor`). A kept
+    block gets its most probable content label."""
+    if not marginals or any(lab != "o" for lab in labels):
+        return None
+    content = [1.0 - m.get("o", 0.0) for m in marginals]
+    bar = min(share * max(content), cap)
+    return [max((k for k in m if k != "o"), key=m.__getitem__) if p >= bar else "o"
+            for m, p in zip(marginals, content)]
+
+
 @dataclass
 class Result:
     """A cleaned page: its blocks and their labels, and the page in every
@@ -35,6 +62,7 @@ class Result:
     features: list[dict[str, str]]
     scores: np.ndarray = field(repr=False)  # the CRF's score of each label, per block
     model: crf.Model = field(repr=False)
+    fallback: bool = False  # the labels are floor's: the CRF kept no block
 
     @cached_property
     def marginals(self) -> list[dict[str, float]]:
@@ -63,7 +91,7 @@ class Result:
         return output.listing(self.texts, self.labels)
 
     def jsonl(self) -> str:
-        return output.jsonl_record(self.page, self.labels, self.content)
+        return output.jsonl_record(self.page, self.labels, self.content, self.fallback)
 
     def html(self) -> str:
         return output.html_report(self.page, self.labels, self.marginals)
@@ -113,6 +141,10 @@ class Cleaner:
         dicts = features.compute(page, self.config, self.lm)
         scores = self.model.scores(dicts)
         result = Result(page, self.model.best_labels(scores), dicts, scores, self.model)
+        floored = floor(result.labels, result.marginals) if "o" in result.labels else None
+        if floored is not None:
+            result.labels, result.fallback = floored, True
+        # The user's own threshold comes last: it may empty a page on purpose.
         if self.threshold is not None:
             result.labels = [lab if lab == "o" or p >= self.threshold else "o"
                              for lab, p in zip(result.labels, result.content)]

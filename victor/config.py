@@ -194,3 +194,11 @@ def _locate(value: str, config_path: Path, folder: Path, suffix: str) -> Path:
         return folder / (value if value.endswith(suffix) else value + suffix)
     p = Path(value)
     return p if p.is_absolute() else config_path.parent / p
+
+
+def shipped_configs() -> list[str]:
+    """The configs of CONFIG_DIR whose model has been trained: what the
+    robustness tests, the fuzzer and benchmarks.coverage run over, so that a
+    config gets checked as soon as its model is there."""
+    return [p.stem for p in sorted(CONFIG_DIR.glob("*.yaml"))
+            if load_config(p.stem).model.is_file()]

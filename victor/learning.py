@@ -16,7 +16,7 @@ import sys
 import traceback
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -119,6 +119,16 @@ def _portable(path: Path) -> str:
 
 
 @dataclass
+class Prediction:
+    """What a fold's model said of one test page, for scorers beyond the
+    fold's own (benchmarks/quality.py)."""
+
+    name: str  # the .anno file
+    labels: list[str]
+    content: list[float]  # each block's probability of being content
+
+
+@dataclass
 class FoldResult:
     fold: int
     pages: int
@@ -127,6 +137,7 @@ class FoldResult:
     content_accuracy: float
     words: evaluate.Overlap
     shingles: evaluate.Overlap
+    predictions: list[Prediction] = field(default_factory=list, repr=False)
 
 
 def folds(examples: Sequence[Example], k: int, split: str = "site",
@@ -191,17 +202,23 @@ def _run_fold(args) -> FoldResult:
     model_path = Path(workdir) / f"fold{fold}.crfsuite"
     train(train_set, config, model_path, params)
     model = crf.load_model(model_path)
-    predicted, truth = [], []
+    return score_fold(fold, model, test_set)
+
+
+def score_fold(fold: int, model: crf.Model, test_set: Sequence[Example]) -> FoldResult:
+    """A trained model's figures on pages it has not seen."""
+    predicted, truth, predictions = [], [], []
     words = shingles = evaluate.Overlap(0, 0, 0)
     for e in test_set:
-        labels, _ = model.tag(e.features)
+        labels, marginals = model.tag(e.features)
+        predictions.append(Prediction(e.name, labels, [1.0 - m.get("o", 0.0) for m in marginals]))
         predicted.extend(labels)
         truth.extend(e.labels)
         score = evaluate.score_page(e.name, output.plain_text(e.texts, labels), e.gold)
         words += score.words
         shingles += score.shingles
     return FoldResult(fold, len(test_set), len(truth), evaluate.label_accuracy(predicted, truth),
-                      evaluate.content_accuracy(predicted, truth), words, shingles)
+                      evaluate.content_accuracy(predicted, truth), words, shingles, predictions)
 
 
 def _fold_tasks(examples: list[Example], k: int,

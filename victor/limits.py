@@ -31,15 +31,15 @@ _FLAT = frozenset(
     "html head body p li dt dd tr td th thead tbody tfoot caption colgroup option optgroup "
     "rb rt rp rtc".split())
 # Elements whose content is text up to their closing tag.
-_RAW_TEXT = "script|style|textarea|title|xmp|iframe|noembed|noframes|noscript"
+RAW_TEXT = "script|style|textarea|title|xmp|iframe|noembed|noframes|noscript"
 # One token a match, so that the scanning runs in the regex engine and Python
 # sees only the tags: a comment (to -->, or to the end of the page); a
 # raw-text element's start tag with its text, up to its own closing tag
 # (then read as a tag) or the end of the page; or any other tag, which runs
 # to the next >, whatever is in between.
-_TOKEN = re.compile(
+TOKEN = re.compile(
     r"<!--[^-]*(?:-(?!->)[^-]*)*(?:-->)?"
-    rf"|<(?P<raw>{_RAW_TEXT})(?=[\s/>])[^>]*>[^<]*(?:<(?!/(?P=raw))[^<]*)*"
+    rf"|<(?P<raw>{RAW_TEXT})(?=[\s/>])[^>]*>[^<]*(?:<(?!/(?P=raw))[^<]*)*"
     r"|<(?P<close>/?)(?P<name>[a-zA-Z][^\s/>]*)(?P<attrs>[^>]*)>", re.I)
 
 
@@ -53,7 +53,7 @@ def limit_depth(text: str, max_depth: int = MAX_DEPTH) -> str:
     stack: list[tuple[str, bool]] = []  # open elements: name, cut off
     open_count: dict[str, int] = {}
     edits: dict[int, str] = {}  # token number: what to put after it, or "" to drop it
-    for i, (_, close, name, attrs) in enumerate(_TOKEN.findall(text)):
+    for i, (_, close, name, attrs) in enumerate(TOKEN.findall(text)):
         if not name:  # a comment or raw text
             continue
         name = name.lower()
@@ -79,7 +79,7 @@ def limit_depth(text: str, max_depth: int = MAX_DEPTH) -> str:
     if not edits:
         return text
     parts, at = [], 0
-    for i, m in enumerate(_TOKEN.finditer(text)):
+    for i, m in enumerate(TOKEN.finditer(text)):
         if i in edits:
             parts.append(text[at:m.start()])
             parts.append(m.group() + edits[i] if edits[i] else "")

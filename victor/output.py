@@ -101,9 +101,13 @@ def listing(texts: list[str], labels: list[str]) -> str:
     return "".join(f"{label}\t{text}\n" for text, label in zip(texts, labels))
 
 
-def jsonl_record(page, labels: list[str], content: list[float]) -> str:
+def jsonl_record(page, labels: list[str], content: list[float], fallback: bool = False) -> str:
     """One JSON line a page: what a corpus builder stores, with what the
-    page declares about itself (victor/metadata.py)."""
+    page declares about itself (victor/metadata.py). `recovered` names
+    the unclosed elements the page's markup was read past (tidy's
+    recover_swallowed) and `fallback` says that the CRF kept no block and
+    the text is the page's most probable content (cleaner.floor): a corpus
+    builder may want to weigh or drop such pages."""
     import json
 
     record = {
@@ -112,6 +116,8 @@ def jsonl_record(page, labels: list[str], content: list[float]) -> str:
         "title": page.title,
         "canonical_url": page.meta.url,
         **page.meta.fields(),
+        "recovered": list(page.recovered),
+        "fallback": fallback,
         "text": plain_text([b.text for b in page.blocks], labels).strip(),
         "blocks": [
             {"id": b.id, "label": lab, "content": round(p, 4), "text": b.text}

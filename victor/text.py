@@ -6,10 +6,22 @@ from __future__ import annotations
 import re
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-# A sentence ends at . ! or ? (possibly repeated, possibly followed by closing
-# quotes or brackets) when whitespace or the end of the text follows. The
-# thesis counts sentences this naively too; abbreviations are not detected.
-_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s|$)")
+# What ends a sentence in the scripts of the web, not in English alone: the
+# full stop, question and exclamation marks, the ellipsis, their full-width
+# CJK forms, the Arabic question mark and full stop, the Devanagari danda,
+# the Armenian and Ethiopic full stops.
+SENTENCE_TERMINALS = ".!?\u2026\u3002\uff01\uff1f\uff61\u061f\u06d4\u0964\u0965\u0589\u1362"
+# Closing quotes and brackets that may follow the terminal.
+CLOSING_MARKS = "\"')]\u201d\u2019\u00bb\u300d\u300f\uff09\u3011"
+# Chinese and Japanese put no space after a sentence: their full-width
+# terminals end one wherever text follows them directly.
+WIDE_TERMINALS = "\u3002\uff01\uff1f\uff61"
+# A sentence ends at a run of terminals (possibly followed by closing
+# marks) when whitespace or the end of the text follows, and at a run of
+# wide terminals followed by text. The thesis counts sentences this
+# naively too; abbreviations are not detected.
+_T, _C, _W = (re.escape(x) for x in (SENTENCE_TERMINALS, CLOSING_MARKS, WIDE_TERMINALS))
+_SENTENCE_END = re.compile(f"[{_T}]+[{_C}]*(?=\\s|$)|[{_W}]+(?=[^\\s{_C}{_W}])")
 
 
 def collapse(text: str) -> str:

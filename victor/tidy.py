@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Union
 
 from victor.errors import VictorError
-from victor.limits import MAX_DEPTH, limit_depth
+from victor.limits import MAX_DEPTH, RAW_TEXT, TOKEN, limit_depth
 
 Node = Union["Element", str]
 
@@ -36,6 +36,9 @@ class Element:
 class Document:
     root: Element
     encoding: str
+    # What recover_swallowed closed, e.g. "unclosed <title>": a page cleaned
+    # from markup other than its own says so in its record.
+    recovered: list[str] = field(default_factory=list)
 
 
 # --- encoding -------------------------------------------------------------
@@ -357,6 +360,75 @@ def _from_html5lib(text: str) -> Element:
     return _from_etree(top)
 
 
+# --- markup swallowed by an element never closed ---------------------------
+
+# An element whose content is text up to its own closing tag (or, for
+# noscript, an element the cleaning deletes whole), or a comment, that is
+# never closed takes the rest of the page with it: `<title>BBC SPORTi
+# library-->` with no </title> makes the whole body the title's text, so
+# no block is left. Browsers do the same; readability-lxml and libxml2
+# see the body. Such an element is closed where the next markup starts
+# when the rest of the page it takes is at least this share of the page
+# (a comment before the text of CleanEval page 31, left open, takes 48%);
+# a shorter tail is most likely a page cut short in a script or comment,
+# and what the parser makes of it is left alone.
+SWALLOWED_SHARE = 0.1
+# Where markup starts: a start or end tag, a comment or a doctype.
+_MARKUP = re.compile(r"<[a-zA-Z]|</[a-zA-Z]|<!")
+_RAW_OPEN = re.compile(rf"<({RAW_TEXT})(?=[\s/>])", re.I)
+# Elements closed per page at most; each closing needs a scan of the page.
+_MAX_RECOVERIES = 8
+
+
+def _maybe_swallowing(lower: str) -> bool:
+    """Whether the last raw-text start tag or comment opening comes after
+    every closing of its kind: cheap string searches that keep the token
+    scan off nearly every page."""
+    if lower.rfind("<!--") > lower.rfind("-->"):
+        return True
+    for name in RAW_TEXT.split("|"):
+        if lower.rfind("<" + name) > lower.rfind("</" + name):
+            return True
+    return False
+
+
+def recover_swallowed(text: str) -> tuple[str, list[str]]:
+    """The markup with each raw-text element or comment that runs unclosed
+    to the end of the page, taking at least SWALLOWED_SHARE of it, closed
+    at the first point after its start tag that looks like markup; and a
+    note for each (`unclosed <title>`). The page is scanned as limits.TOKEN
+    reads it, so a `<title>` inside a script or comment is no start tag.
+    Pages without such an element come back as they are."""
+    notes: list[str] = []
+    for _ in range(_MAX_RECOVERIES):
+        if not _maybe_swallowing(text.lower()):
+            break
+        last = None
+        for last in TOKEN.finditer(text):
+            pass
+        if last is None or last.end() < len(text) or len(text) - last.start() < (
+                SWALLOWED_SHARE * len(text)):
+            break
+        token = last.group()
+        if token.startswith("<!--"):
+            if token.startswith(("<!-->", "<!--->")) or "--!>" in token or token.endswith("-->"):
+                break  # closed, as HTML5 reads comments
+            opened, closing, what = last.start() + 4, "-->", "<!-- comment"
+        else:
+            start = _RAW_OPEN.match(token)
+            if start is None:
+                break
+            name = start.group(1).lower()
+            opened = last.start() + token.index(">") + 1
+            closing, what = f"</{name}>", f"<{name}>"
+        markup = _MARKUP.search(text, opened)
+        if markup is None:
+            break  # plain text to the end: nothing taken that was markup
+        text = text[:markup.start()] + closing + text[markup.start():]
+        notes.append(f"unclosed {what}")
+    return text, notes
+
+
 # Pages with fewer tags than this go to lexbor without limits.limit_depth's
 # scan of their tags (0.4 ms of a CleanEval page's 6): however they nest,
 # lexbor builds their tree in milliseconds (5,000 nested divs, the worst
@@ -391,8 +463,9 @@ def parse(data: bytes | str, parser: str = DEFAULT_PARSER, declared: str | None 
         if kind is not None:
             raise VictorError(f"{source}: not an HTML page ({kind})")
         text, encoding = decode(data, declared)
+    text, recovered = recover_swallowed(text)
     if build is _from_lexbor and text.count("<") < _LEXBOR_UNSCANNED:
         root = _from_lexbor(text, MAX_DEPTH)
         if root is not None:
-            return Document(root, encoding)
-    return Document(build(limit_depth(text)), encoding)
+            return Document(root, encoding, recovered)
+    return Document(build(limit_depth(text)), encoding, recovered)

@@ -38,6 +38,13 @@ POST_GOLD = DRAGNET / "R306.txt"
 SPANISH = DRAGNET / "27.html"
 NEWS = CLEANEVAL / "36.html"
 SCRIPTED = CLEANEVAL / "1.html"
+# Pages with an element that, left unclosed, takes the rest of the page:
+# a blog post with its comment form's <textarea> at a third of the page, a
+# CleanEval page whose only comment stands just before its text, and one
+# with a <noscript> before its text.
+FORM = DRAGNET / "R490.html"
+COMMENTED = CLEANEVAL / "31.html"
+NOSCRIPT = CLEANEVAL / "51.html"
 
 
 def png() -> bytes:
@@ -145,6 +152,47 @@ def text_unclosed() -> bytes:
     return page[: page.rindex(b"</text>")]
 
 
+def _unclose(page: Path, closing: bytes, instead: bytes = b"") -> bytes:
+    """The page with the last `closing` (matched without regard to case)
+    replaced by `instead`: its element then runs to the end of the page."""
+    data = page.read_bytes()
+    at = data.lower().rindex(closing)
+    return data[:at] + instead + data[at + len(closing):]
+
+
+def title_unclosed() -> bytes:
+    """The blog post with its `</title>` mangled as a BBC Sport page of
+    CleanEval's final set has it (`<title>BBC SPORTi library-->`, no
+    `</title>` anywhere): by HTML5 rules the rest of the page is the title."""
+    return _unclose(POST, b"</title>", b"i library-->")
+
+
+def style_unclosed() -> bytes:
+    """The blog post without its only `</style>`, in the head."""
+    return _unclose(POST, b"</style>")
+
+
+def script_unclosed() -> bytes:
+    """The blog post without the `</script>` of its last script, in the head."""
+    return _unclose(POST, b"</script>")
+
+
+def textarea_unclosed() -> bytes:
+    """A blog post without its comment form's `</textarea>`."""
+    return _unclose(FORM, b"</textarea>")
+
+
+def comment_unclosed() -> bytes:
+    """A CleanEval page whose only comment, just before its text, never ends."""
+    return _unclose(COMMENTED, b"-->")
+
+
+def noscript_unclosed() -> bytes:
+    """A CleanEval page without its only `</noscript>`: the cleaning deletes
+    noscript elements whole, and this one holds the rest of the page."""
+    return _unclose(NOSCRIPT, b"</noscript>")
+
+
 def plain_text() -> bytes:
     """A person's transcript of a page: text without a single tag."""
     return POST_GOLD.read_bytes()
@@ -182,6 +230,12 @@ SMALL: dict[str, Callable[[], bytes]] = {
     "misnested-tags.html": misnested_tags,
     "script-only.html": script_only,
     "text-unclosed.html": text_unclosed,
+    "title-unclosed.html": title_unclosed,
+    "style-unclosed.html": style_unclosed,
+    "script-unclosed.html": script_unclosed,
+    "textarea-unclosed.html": textarea_unclosed,
+    "comment-unclosed.html": comment_unclosed,
+    "noscript-unclosed.html": noscript_unclosed,
     "plain-text.html": plain_text,
     "duplicates.html": duplicates,
 }

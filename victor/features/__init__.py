@@ -23,9 +23,9 @@ import numpy as np
 from victor.config import Config
 from victor.errors import VictorError
 from victor.features import (
-    bullet, chars, class_words, container, density, depth, document, duplicate, groups,
-    link_density, main_group, nearest_text, path, perplexity, position, regexp, sentence, size,
-    split, tag_path, title, tokens, words_before,
+    bullet, candidate, chars, class_words, container, density, depth, document, duplicate,
+    groups, link_density, main_group, nearest_text, path, perplexity, position, regexp, semantic,
+    sentence, size, split, structured, tag_path, title, tokens, words_before,
 )
 from victor.features.context import BINARY, COUNT, RATIO, Context
 from victor.features.discretise import Labeller
@@ -34,7 +34,8 @@ from victor.page import Page
 # In table order: markup, content, document; the extras last.
 FAMILIES = (container, split, chars, tokens, sentence, duplicate, regexp, bullet, groups,
             position, document, class_words, link_density, depth, perplexity,
-            density, size, tag_path, main_group, title, path, words_before, nearest_text)
+            density, size, tag_path, main_group, title, path, words_before, nearest_text,
+            semantic, candidate, structured)
 
 KINDS = MappingProxyType({n: k for fam in FAMILIES for n, k in fam.FEATURES.items()})
 FEATURE_NAMES: tuple[str, ...] = tuple(KINDS)

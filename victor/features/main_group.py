@@ -20,7 +20,14 @@ _PLACES = np.array(["before", "within", "after", "in"], dtype=object)
 
 
 def _places(of_block: np.ndarray, unlinked: np.ndarray) -> np.ndarray:
-    main = int(np.argmax(unlinked))
+    """On a page whose every word is in a link (a menu, a list of links) no
+    group has a word outside links; the main group is then the first group
+    that has blocks at all, since group 0 (blocks outside any div or td)
+    may have none."""
+    if not len(of_block):
+        return _PLACES[:0]
+    present = np.bincount(of_block, minlength=len(unlinked)) > 0
+    main = int(np.argmax(np.where(present, unlinked, -1.0)))
     at = np.flatnonzero(of_block == main)
     i = np.arange(len(of_block))
     place = np.where(i < at[0], 0, np.where(i > at[-1], 2, 1))

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from victor.text import CLOSING_MARKS, SENTENCE_TERMINALS, WIDE_TERMINALS
+
 # Character classes of char.*: letters, decimal digits, Unicode punctuation
 # (P*), whitespace, anything else.
 ALPHA, NUM, PUNCT, WHITE, OTHER = range(5)
@@ -24,11 +26,11 @@ ALPHA, NUM, PUNCT, WHITE, OTHER = range(5)
 WORD_TOKEN, NUM_TOKEN, MIX_TOKEN, OTHER_TOKEN = range(4)
 # Between blocks, never inside one (block text is collapsed); whitespace.
 _SEPARATOR = "\n"
-_CLOSERS = "\"')]"
-_TERMINALS = ".!?"
+_CLOSERS = CLOSING_MARKS
+_TERMINALS = SENTENCE_TERMINALS
 # A character's properties in one byte: its class in the low bits, then
-# flags. Closers and terminals are ASCII only.
-_CLASS_BITS, _WORD, _CLOSER, _TERMINAL, _LOWER = 7, 8, 16, 32, 64
+# flags.
+_CLASS_BITS, _WORD, _CLOSER, _TERMINAL, _LOWER, _WIDE = 7, 8, 16, 32, 64, 128
 
 
 @dataclass(slots=True)
@@ -53,7 +55,7 @@ def _properties(c: str) -> int:
     else:
         cls = PUNCT if unicodedata.category(c)[0] == "P" else OTHER
     return (cls | _WORD * (c.isalnum() or c == "_") | _CLOSER * (c in _CLOSERS)
-            | _TERMINAL * (c in _TERMINALS) | _LOWER * c.islower())
+            | _TERMINAL * (c in _TERMINALS) | _LOWER * c.islower() | _WIDE * (c in WIDE_TERMINALS))
 
 
 def _ascii_properties() -> np.ndarray:
@@ -125,7 +127,7 @@ def text_stats(texts: list[str]) -> TextStats:
     begins_lower[has_word] = props[word_start[first_word[has_word]]] & _LOWER != 0
 
     # A token ends a sentence when its last character that is no closing
-    # quote or bracket is terminal punctuation.
+    # quote or bracket is terminal punctuation (victor.text.sentences).
     end = last.copy()
     back = (props[end] & _CLOSER != 0) & (end > first)
     while back.any():  # as many rounds as a token has closing characters
@@ -133,6 +135,12 @@ def text_stats(texts: list[str]) -> TextStats:
         back &= (props[end] & _CLOSER != 0) & (end > first)
     ends_token = props[end] & _TERMINAL != 0
     sentence_ends = np.bincount(token_block[ends_token], minlength=n)
+    # Inside a token, a wide terminal followed by text ends a sentence too.
+    wide = np.flatnonzero(props[:-1] & _WIDE)
+    if len(wide):
+        after = props[wide + 1]
+        inner = wide[(after & (_WIDE | _CLOSER) == 0) & (after & _CLASS_BITS != WHITE)]
+        sentence_ends += np.bincount(block[inner], minlength=n)
     ends_sentence = ends_token[np.cumsum(token_count) - 1]
 
     letter_text = cp[is_alpha].tobytes().decode("utf-32-le")

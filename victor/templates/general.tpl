@@ -45,6 +45,16 @@ words-before            [-1..1]
 nearest-text            [-1..1]
 document.*              [0]
 
+# What HTML5, ARIA and schema.org say the block is, and whether it sits in
+# the page's main body of running text as readability would find it:
+# signals that mean the same on every site.
+semantic.*              [-1..1]
+candidate.*             [-1..1]
+# What the page declares as its text (JSON-LD, og:description) and its
+# title: the headline and the body say the same on every site.
+structured.*            [-1..1]
+title.*                 [0]
+
 # Optional extras; absent from the feature dicts unless enabled upstream.
 class-words             [-1..1]
 link-density*           [-1..1]

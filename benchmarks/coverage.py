@@ -1,0 +1,75 @@
+"""No page lost: every page of every collection, under every shipped config,
+is cleaned (none fails) and none with a gold text of GOLD_WORDS words or
+more comes out empty.
+
+    python3 -m benchmarks.coverage [--config NAME ...] [COLLECTION ...]
+
+The collections default to those in ../shared/data (cleaneval-dev,
+dragnet-train, wcxb-dev: html/ and gold/), or the repo's data/ folders
+(NAME.html[.gz] with NAME.txt gold beside) when shared/ is not there.
+Pages are cleaned the way a batch cleans them (victor.batch.clean_item:
+read, time limit, plain text). Prints, per config and collection, the
+pages, the failed ones and the empty outputs whose gold has GOLD_WORDS
+words or more, then each failure and each such page; exits 1 if there is
+any.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from benchmarks.common import DATA, collection_pages, gold_words, table
+from victor.batch import Item, clean_item
+from victor.cleaner import Cleaner
+from victor.config import shipped_configs
+from victor.limits import DEFAULT_TIMEOUT
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLD_WORDS = 5
+SHARED = ("cleaneval-dev", "dragnet-train", "wcxb-dev")
+REPO = ("cleaneval", "dragnet", "wcxb")
+MAX_BYTES = 50_000_000
+
+
+def default_collections() -> list[Path]:
+    if all((DATA / name).is_dir() for name in SHARED):
+        return [DATA / name for name in SHARED]
+    return [ROOT / "data" / name for name in REPO]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("collections", nargs="*", type=Path)
+    ap.add_argument("--config", action="append", help="default: every shipped config")
+    args = ap.parse_args()
+    collections = args.collections or default_collections()
+    rows, problems = [], []
+    for config in args.config or shipped_configs():
+        cleaner = Cleaner(config)
+        for folder in collections:
+            pages = collection_pages(folder)
+            failed = empty = 0
+            for page, gold in pages:
+                text, error = clean_item(cleaner, Item(str(page), "text"), MAX_BYTES,
+                                         DEFAULT_TIMEOUT)
+                if error is not None:
+                    failed += 1
+                    problems.append(f"{config}: failed: {page}: {error}")
+                elif not text.strip() and gold is not None and len(
+                        gold_words(gold).split()) >= GOLD_WORDS:
+                    empty += 1
+                    problems.append(f"{config}: empty, gold has words: {page}")
+            rows.append([config, folder.name, len(pages), failed, empty])
+            print(f"{config} {folder.name}: {len(pages)} pages, {failed} failed, "
+                  f"{empty} empty", file=sys.stderr, flush=True)
+    print(table(["config", "collection", "pages", "failed",
+                 f"empty, gold >= {GOLD_WORDS} words"], rows))
+    for line in problems:
+        print(line)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,367 @@
+"""How well Victor keeps the text a person kept, on pages of web sites its
+model has never seen, beside the other cleaners on the same pages in the
+same run.
+
+For each annotated collection in the repo's data/ (CleanEval's development
+set, 60% of Dragnet, WCXB's development split):
+
+- Victor by 5-fold cross-validation with folds grouped by web site
+  (victor.folds): the default config trained on all three collections, the
+  `cleaneval` config on CleanEval, the `article` config on Dragnet;
+- trafilatura with comments off and on, readability-lxml, resiliparse,
+  jusText, and keeping every block, on the same pages.
+
+Two measures for every score: word F1 by longest-common-subsequence
+alignment of the words (CleanEval's, summed over pages), and WCXB's
+bag-of-words F1 (the mean over pages of F1 over lowercased `\\w+` tokens).
+Dragnet's gold is cut before its comments line (the article alone). On
+WCXB: scores by page type, and the share of the benchmark's `with` snippets
+found and of its `without` snippets wrongly kept. Then a transfer table
+(the default config trained on one collection and tested on each other,
+and trained on all but one and tested on it), and the calibration of the
+content probability: blocks by probability band against the share that
+is content, and word precision and recall at each `--threshold`.
+
+    python3 -m benchmarks.quality                 # everything, about 30-40 min on 2 cores
+    python3 -m benchmarks.quality --sample 40     # a quick look: 40 pages a collection
+
+The peers are the `bench` extra: pip install -e '.[bench]'.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+from statistics import mean
+from typing import Callable, Sequence
+
+from benchmarks.common import table
+from benchmarks.peers import PEERS
+from victor import evaluate, learning, output
+from victor.align import read_gold
+from victor.annotation import load_annotation
+from victor.batch import read_input
+from victor.config import load_config
+from victor.text import words
+
+ROOT = Path(__file__).resolve().parent.parent
+COLLECTIONS = {"cleaneval-dev": ROOT / "data" / "cleaneval",
+               "dragnet-train": ROOT / "data" / "dragnet",
+               "wcxb-dev": ROOT / "data" / "wcxb"}
+# The config this benchmark is about: the one meant to become the default
+# (victor.config.DEFAULT_CONFIG, still cleaneval until its model ships).
+DEFAULT_CONFIG = "general"
+# The config each collection's own idea of content matches (issue #14).
+OWN_CONFIG = {"cleaneval-dev": "cleaneval", "dragnet-train": "article"}
+THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+@dataclass
+class Page:
+    collection: str
+    anno: str
+    source: str  # the page file
+    gold: list[str]  # the gold's words, as the alignment read them
+    page_type: str  # WCXB's; empty elsewhere
+    with_: list[str]  # WCXB's snippets a correct extraction keeps
+    without: list[str]  # and those it drops
+
+
+def pages_of(collection: str, sample: int | None, seed: int = 0) -> list[Page]:
+    folder = COLLECTIONS[collection]
+    annos = sorted(folder.glob("*.anno"))
+    if sample is not None and sample < len(annos):
+        annos = sorted(random.Random(seed).sample(annos, sample))
+    out = []
+    for a in annos:
+        meta_path = a.with_suffix(".json")
+        meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
+        out.append(Page(collection, str(a), load_annotation(a).source,
+                        read_gold(a.with_suffix(".txt")).words, meta.get("page_type", ""),
+                        meta.get("with", []), meta.get("without", [])))
+    return out
+
+
+# --- the peers ---------------------------------------------------------------
+
+def _every_block(config_name: str) -> Callable[[bytes], str]:
+    from victor.page import read_page
+
+    config = load_config(config_name)
+    return lambda data: "\n".join(b.text for b in read_page(data, config).blocks)
+
+
+def _extractors() -> dict[str, Callable[[], Callable[[bytes], str]]]:
+    return {**PEERS, "keep everything": lambda: _every_block(DEFAULT_CONFIG)}
+
+
+def _run_peer(args: tuple[str, list[str]]) -> list[str]:
+    name, sources = args
+    extract = _extractors()[name]()
+    texts = []
+    for source in sources:
+        try:
+            texts.append(extract(read_input(source)))
+        except Exception as e:  # a crash loses the page, as an empty answer does
+            print(f"{source}: {name}: {type(e).__name__}: {e}", file=sys.stderr)
+            texts.append("")
+    return texts
+
+
+def run_peers(pages: list[Page], jobs: int) -> dict[str, dict[str, str]]:
+    """tool -> .anno -> the text it kept."""
+    sources = [p.source for p in pages]
+    chunks = [sources[i::jobs] for i in range(jobs)]
+    out: dict[str, dict[str, str]] = {}
+    with ProcessPoolExecutor(jobs) as pool:
+        for name in _extractors():
+            t = time.perf_counter()
+            texts: dict[str, str] = {}
+            for chunk, got in zip(chunks, pool.map(_run_peer, [(name, c) for c in chunks])):
+                texts.update(zip(chunk, got))
+            out[name] = {p.anno: texts[p.source] for p in pages}
+            print(f"{name}: {len(pages)} pages in {time.perf_counter() - t:.0f} s", file=sys.stderr)
+    return out
+
+
+# --- Victor ------------------------------------------------------------------
+
+@dataclass
+class Run:
+    """Victor's folds or transfer runs: every test page's text and block
+    probabilities, and its gold labels for the calibration."""
+
+    texts: dict[str, str]
+    content: dict[str, list[float]]
+    truth: dict[str, list[str]]
+    block_texts: dict[str, list[str]]
+    labels: dict[str, list[str]]
+
+
+def _collect(results: Sequence[learning.FoldResult],
+             examples: dict[str, learning.Example]) -> Run:
+    run = Run({}, {}, {}, {}, {})
+    for r in results:
+        for p in r.predictions:
+            e = examples[p.name]
+            run.texts[p.name] = output.plain_text(e.texts, p.labels)
+            run.content[p.name] = p.content
+            run.truth[p.name] = e.labels
+            run.block_texts[p.name] = e.texts
+            run.labels[p.name] = p.labels
+    return run
+
+
+def _train_and_test(task) -> learning.FoldResult:
+    return learning._run_fold(task)
+
+
+def victor_runs(pages: dict[str, list[Page]], folds: int, jobs: int, max_iterations: int | None,
+                transfer: bool) -> tuple[dict[str, Run], dict[tuple[str, str], Run]]:
+    """Cross-validated runs by config name, and transfer runs by
+    (trained on, tested on). All trainings go through one pool."""
+    default = load_config(DEFAULT_CONFIG)
+    configs = {DEFAULT_CONFIG: default}
+    configs.update({name: load_config(name) for name in OWN_CONFIG.values()})
+    loaded: dict[str, dict[str, list[learning.Example]]] = {}
+    for name, config in configs.items():
+        t = time.perf_counter()
+        wanted = [c for c in pages if name == DEFAULT_CONFIG or OWN_CONFIG.get(c) == name]
+        loaded[name] = {c: learning.load_examples([p.anno for p in pages[c]], config)
+                        for c in wanted}
+        print(f"{name}: features of {sum(map(len, loaded[name].values()))} pages in "
+              f"{time.perf_counter() - t:.0f} s", file=sys.stderr)
+    work = tempfile.mkdtemp(prefix="victor-quality-")
+    tasks, owners = [], []
+
+    def add(owner, config, train_set, test_set) -> None:
+        params = dict(config.crf)
+        if max_iterations:
+            params["max-iterations"] = max_iterations
+        tasks.append((len(tasks), train_set, test_set, config, params, work))
+        owners.append(owner)
+
+    for name, by_collection in loaded.items():
+        examples = [e for c in by_collection for e in by_collection[c]]
+        for _, train_set, test_set in learning._fold_tasks(examples, folds, "site"):
+            add(("cv", name), configs[name], train_set, test_set)
+    if transfer:
+        everything = loaded[DEFAULT_CONFIG]
+        for held in everything:
+            others = [c for c in everything if c != held]
+            for c in others:
+                add(("transfer", held, c), default, everything[held], everything[c])
+            add(("transfer", "all but " + held, held), default,
+                [e for c in others for e in everything[c]], everything[held])
+    t = time.perf_counter()
+    with ProcessPoolExecutor(jobs) as pool:
+        results = list(pool.map(_train_and_test, tasks))
+    print(f"{len(tasks)} trainings in {time.perf_counter() - t:.0f} s", file=sys.stderr)
+    by_name = {name: {e.name: e for c in loaded[name].values() for e in c} for name in loaded}
+    cv: dict[str, list] = defaultdict(list)
+    moved: dict[tuple[str, str], list] = defaultdict(list)
+    for owner, r in zip(owners, results):
+        if owner[0] == "cv":
+            cv[owner[1]].append(r)
+        else:
+            moved[owner[1:]].append(r)
+    return ({n: _collect(rs, by_name[n]) for n, rs in cv.items()},
+            {k: _collect(rs, by_name[DEFAULT_CONFIG]) for k, rs in moved.items()})
+
+
+# --- scores ------------------------------------------------------------------
+
+@dataclass
+class Score:
+    lcs: evaluate.Overlap
+    bag_f1: float
+    empty: int
+    pages: int
+
+
+def score(pages: Sequence[Page], texts: dict[str, str]) -> Score:
+    lcs = evaluate.Overlap(0, 0, 0)
+    bags, empty = [], 0
+    for p in pages:
+        ours = words(texts.get(p.anno, ""))
+        empty += not ours
+        lcs += evaluate.word_overlap(ours, p.gold)
+        bags.append(evaluate.bag_overlap(ours, p.gold).f1)
+    return Score(lcs, mean(bags) if bags else 0.0, empty, len(pages))
+
+
+def _contains(haystack: str, snippet: str) -> bool | None:
+    needle = " ".join(words(snippet))
+    return f" {needle} " in haystack if needle else None
+
+
+def snippets(pages: Sequence[Page], texts: dict[str, str]) -> tuple[float, float]:
+    """Share of `with` snippets found, share of `without` snippets kept."""
+    found, kept = [], []
+    for p in pages:
+        haystack = f" {' '.join(words(texts.get(p.anno, '')))} "
+        found += [x for x in (_contains(haystack, s) for s in p.with_) if x is not None]
+        kept += [x for x in (_contains(haystack, s) for s in p.without) if x is not None]
+    return (mean(found) if found else float("nan"), mean(kept) if kept else float("nan"))
+
+
+def quality_table(pages: dict[str, list[Page]], systems: dict[str, dict[str, str]]) -> str:
+    rows = []
+    for collection, ps in pages.items():
+        for name, texts in systems.items():
+            if not all(p.anno in texts for p in ps):
+                continue
+            s = score(ps, texts)
+            rows.append([collection, name, s.pages, s.empty, s.lcs.precision, s.lcs.recall,
+                         s.lcs.f1, s.bag_f1])
+    return table(["collection", "system", "pages", "empty", "LCS word P", "LCS word R",
+                  "LCS word F1", "bag-of-words F1"], rows)
+
+
+def page_type_table(ps: list[Page], systems: dict[str, dict[str, str]]) -> str:
+    kinds = sorted({p.page_type for p in ps})
+    names = [n for n, texts in systems.items() if all(p.anno in texts for p in ps)]
+    rows = []
+    for kind in kinds + ["all"]:
+        sel = [p for p in ps if kind in ("all", p.page_type)]
+        rows.append([kind, len(sel)] + [score(sel, systems[n]).bag_f1 for n in names])
+    rows.append(["`with` found", ""] + [snippets(ps, systems[n])[0] for n in names])
+    rows.append(["`without` kept", ""] + [snippets(ps, systems[n])[1] for n in names])
+    return table(["page type", "pages"] + names, rows)
+
+
+def transfer_table(pages: dict[str, list[Page]], moved: dict[tuple[str, str], Run],
+                   peers: dict[str, dict[str, str]]) -> str:
+    rows = []
+    for (trained, tested), run in sorted(moved.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        s = score(pages[tested], run.texts)
+        rows.append([trained, tested, s.lcs.f1, s.bag_f1])
+    for tested, ps in pages.items():
+        for name in ("trafilatura", "readability"):
+            if name in peers:
+                s = score(ps, peers[name])
+                rows.append([f"({name})", tested, s.lcs.f1, s.bag_f1])
+    return table(["trained on", "tested on", "LCS word F1", "bag-of-words F1"], rows)
+
+
+def reliability_table(pages: dict[str, list[Page]], run: Run) -> str:
+    """Blocks by content-probability band, and the share of them the gold
+    keeps: calibrated probabilities have the share inside the band."""
+    bands = [i / 10 for i in range(11)]
+    rows = []
+    for collection, ps in pages.items():
+        counts = [[0, 0] for _ in range(10)]
+        for p in ps:
+            for prob, label in zip(run.content.get(p.anno, []), run.truth.get(p.anno, [])):
+                b = min(int(prob * 10), 9)
+                counts[b][0] += 1
+                counts[b][1] += label != "o"
+        rows.append([collection] + [f"{k / n:.2f} ({n})" if n else "-" for n, k in counts])
+    return table(["collection"] + [f"{a:.1f}-{b:.1f}" for a, b in zip(bands, bands[1:])], rows)
+
+
+def threshold_table(pages: dict[str, list[Page]], run: Run) -> str:
+    """Word precision and recall (LCS) when only content blocks with at
+    least this probability are kept (clean.py --threshold)."""
+    rows = []
+    for collection, ps in pages.items():
+        cells = []
+        for t in THRESHOLDS:
+            texts = {}
+            for p in ps:
+                labels = [lab if lab == "o" or c >= t else "o"
+                          for lab, c in zip(run.labels[p.anno], run.content[p.anno])]
+                texts[p.anno] = output.plain_text(run.block_texts[p.anno], labels)
+            s = score(ps, texts)
+            cells.append(f"{s.lcs.precision:.3f} / {s.lcs.recall:.3f}")
+        rows.append([collection] + cells)
+    return table(["collection (P / R)"] + [f"≥{t}" for t in THRESHOLDS], rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sample", type=int, metavar="N", help="a seeded random N pages a collection")
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("-j", "--jobs", type=int, default=2, help="processes (default 2)")
+    ap.add_argument("--max-iterations", type=int, help="L-BFGS iterations (default: each config's)")
+    ap.add_argument("--no-transfer", action="store_true", help="skip the transfer table")
+    ap.add_argument("--no-peers", action="store_true", help="Victor only")
+    args = ap.parse_args(argv)
+    started = time.perf_counter()
+    pages = {c: pages_of(c, args.sample) for c in COLLECTIONS}
+    everything = [p for ps in pages.values() for p in ps]
+    peers = {} if args.no_peers else run_peers(everything, args.jobs)
+    cv, moved = victor_runs(pages, args.folds, args.jobs, args.max_iterations,
+                            not args.no_transfer)
+    systems = {f"victor {name}": run.texts for name, run in cv.items()}
+    systems.update(peers)
+    print(f"Pages of web sites the model has not seen: {args.folds} folds grouped by site; "
+          f"{sum(map(len, pages.values()))} pages.\n")
+    print(quality_table(pages, systems) + "\n")
+    if "wcxb-dev" in pages:
+        print("wcxb-dev by page type (bag-of-words F1), and WCXB's snippets:\n")
+        print(page_type_table(pages["wcxb-dev"], systems) + "\n")
+    if moved:
+        print(f"Transfer: the {DEFAULT_CONFIG} config trained on one collection (or all but one) "
+              "and tested on another:\n")
+        print(transfer_table(pages, moved, peers) + "\n")
+    default = cv[DEFAULT_CONFIG]
+    print(f"Calibration of the {DEFAULT_CONFIG} config's content probability (cross-validated): "
+          "share of blocks that are content, by probability band (blocks):\n")
+    print(reliability_table(pages, default) + "\n")
+    print("Word precision / recall with --threshold (content blocks kept only at or above it):\n")
+    print(threshold_table(pages, default) + "\n")
+    print(f"({time.perf_counter() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
