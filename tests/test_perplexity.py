@@ -7,7 +7,6 @@ import math
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 

@@ -7,7 +7,6 @@ screen back.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 import subprocess

@@ -28,13 +28,16 @@ from collections import Counter, defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 import numpy as np
 
 from victor.config import MODEL_DIR
 from victor.errors import VictorError, import_extra
 from victor.text import collapse, sentences, words
+
+if TYPE_CHECKING:  # KenLM is an extra, imported when a model is loaded
+    import kenlm
 
 BOS, EOS, UNK = "<s>", "</s>", "<unk>"
 
@@ -238,7 +241,7 @@ class PerplexityModel:
     only when someone asks for perplexities."""
 
     path: Path
-    lm: "kenlm.Model" = field(repr=False)  # noqa: F821 (KenLM is an extra, imported in load)
+    lm: kenlm.Model = field(repr=False)
 
     @classmethod
     def load(cls, path: Path | str = DEFAULT_MODEL) -> PerplexityModel:
