@@ -9,9 +9,10 @@ from pathlib import Path
 
 from fastwarc.warc import WarcRecord, WarcRecordType
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
-SHIPPED_MODEL = ROOT / "models" / "cleaneval.crfsuite"
+from repo_data import DRAGNET, ROOT
+from victor.config import MODEL_DIR
+
+SHIPPED_MODEL = MODEL_DIR / "cleaneval.crfsuite"
 
 
 def model_for_tests(folder: Path) -> str:
@@ -67,7 +68,7 @@ def crawl_warc(path: Path) -> list[tuple[str, Path, str | None]]:
     responses, a page in ISO-8859-1 declared only by the HTTP header's
     charset, one served as XHTML and one gzip-encoded in transit. Returns
     the HTML pages in order: (URL, file, declared charset)."""
-    html = DATA / "dragnet-train/html"
+    html = DRAGNET
     pages = [("https://news.example.org/188", html / "188.html", "utf-8"),
              ("http://www.gamasutra.com/view/feature/R826", html / "R826.html", "ISO-8859-1"),
              ("https://blog.example.net/196", html / "196.html", None),

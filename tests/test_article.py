@@ -17,7 +17,7 @@ import pytest
 
 from victor.annotation import load_annotation
 from victor.cleaner import Cleaner
-from victor.config import ROOT, load_config
+from victor.config import MODEL_DIR, ROOT, load_config
 from victor.features import select_features
 from victor.text import words
 
@@ -55,7 +55,7 @@ def test_the_config_keeps_the_families_that_helped_and_names_its_model() -> None
         assert any(n.startswith(family) for n in selected), family
     for family in ("tag-path.", "link-density.", "depth", "perplexity"):
         assert not any(n.startswith(family) for n in selected), family
-    assert config.model == ROOT / "models" / "article.crfsuite"
+    assert config.model == MODEL_DIR / "article.crfsuite"
 
 
 def test_the_shipped_model_was_trained_with_this_config_on_every_annotated_page() -> None:

@@ -15,16 +15,17 @@ import time
 from pathlib import Path
 
 import pytest
-from batch_support import DATA, ROOT, model_for_tests
+from batch_support import model_for_tests
+from repo_data import CLEANEVAL as CLEANEVAL_DIR, DRAGNET as DRAGNET_DIR, ROOT, pages
 
 from victor import batch
 from victor.batch import Report, Settings
 from victor.cli import progress_line
 from victor.errors import VictorError
 
-CLEANEVAL = sorted((DATA / "cleaneval-dev/html").iterdir())[:10]
+CLEANEVAL = pages(CLEANEVAL_DIR)[:10]
 # Thirty real news pages, about two seconds of work for one process.
-DRAGNET = sorted((DATA / "dragnet-train/html").iterdir())[:30]
+DRAGNET = pages(DRAGNET_DIR)[:30]
 
 
 @pytest.fixture(scope="module")
@@ -230,7 +231,7 @@ def test_a_reader_that_stops_early_stops_the_batch_quietly(settings):
 def test_a_worker_cleans_the_largest_training_page_in_under_500_mb():
     """Issue #6: the largest page of the training data (Dragnet T55, 900 kB)
     through clean.py in one worker process, with the shipped model."""
-    largest = max((p for d in ("cleaneval-dev", "dragnet-train") for p in (DATA / d / "html").iterdir()),
+    largest = max((p for d in (CLEANEVAL_DIR, DRAGNET_DIR) for p in pages(d)),
                   key=lambda p: p.stat().st_size)
     probe = ("import resource, subprocess, sys; "
              "subprocess.run([sys.executable, 'clean.py', '--format', 'jsonl', sys.argv[1]], "

@@ -36,7 +36,7 @@ def test_div_groups_are_the_blocks_directly_in_one_div(config: Config) -> None:
 
 
 def test_each_line_of_pre_is_a_block(config: Config) -> None:
-    # dragnet-train/html/T55.html, lines 18069-18080: a table of pitchers'
+    # data/dragnet/T55.html, lines 18069-18080: a table of pitchers'
     # statistics; the empty line between the teams makes no block.
     html = """      <pre>         ERA  fWAR  bWAR  GS
 Colon   3.38   2.3   2.4  22
@@ -62,7 +62,7 @@ Haren   4.44   1.4  -0.2  20
 
 
 def test_img_alt_text_is_a_block_in_the_image(config: Config) -> None:
-    # cleaneval-dev/html/1.html, lines 77-78: the site's logo, a link home.
+    # data/cleaneval/1.html, lines 77-78: the site's logo, a link home.
     html = """<a target="_top" href="http://1-las-vegas-real-estate.com">
 <img border="0" src="logo.jpg" width="499" height="63" alt="Las Vegas Real Estate"></a>"""
     got = blocks(html, config)

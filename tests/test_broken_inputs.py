@@ -18,11 +18,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from batch_support import DATA, ROOT, model_for_tests
+from batch_support import model_for_tests
+from repo_data import CLEANEVAL, ROOT
 
-PAGE = DATA / "cleaneval-dev/html/36.html"
-ANNOTATION = ROOT / "data/cleaneval/36.anno"
-CONFIG = ROOT / "configs/cleaneval.yaml"
+from victor.config import CONFIG_DIR
+
+PAGE = CLEANEVAL / "36.html"
+ANNOTATION = CLEANEVAL / "36.anno"
+CONFIG = CONFIG_DIR / "cleaneval.yaml"
 
 
 def run(script: str, *args) -> subprocess.CompletedProcess:

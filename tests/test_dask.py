@@ -4,7 +4,8 @@ processes writes exactly what a local run writes."""
 from __future__ import annotations
 
 import pytest
-from batch_support import DATA, crawl_warc, model_for_tests
+from batch_support import crawl_warc, model_for_tests
+from repo_data import CLEANEVAL, pages
 
 from victor import batch
 from victor.batch import Settings
@@ -13,7 +14,7 @@ from victor.errors import VictorError
 
 pytest.importorskip("distributed")
 
-PAGES = sorted((DATA / "cleaneval-dev/html").iterdir())[:6]
+PAGES = pages(CLEANEVAL)[:6]
 
 
 @pytest.fixture(scope="module")

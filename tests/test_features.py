@@ -1,5 +1,5 @@
 """Feature values of snippets of real pages (thesis chapter 4), worked out
-by hand. Snippets are cited by file under shared/data; a closing tag added
+by hand. Snippets are cited by file under the repo's data/; a closing tag added
 to make a fragment whole is marked so.
 
 Most tests use a config whose value lists keep every whole number to 100
@@ -20,7 +20,7 @@ from victor.features import EXTRA_OF, FEATURE_NAMES, KINDS, compute, select_feat
 from victor.features.context import COUNT, RATIO
 from victor.page import read_page
 
-# cleaneval-dev/html/13.html, lines 230-238 (a blog's sidebar; the closing
+# data/cleaneval/13.html, lines 230-238 (a blog's sidebar; the closing
 # </div> of #sidebar added).
 SIDEBAR = """<div id="sidebar">
 
@@ -44,7 +44,7 @@ SIDEBAR_TEXTS = ["About", "the triumphs and travails of a shift-key-challenged K
                  "About Me", "My Photo", "Name:", "Aaron J. Seigo", "Location:",
                  "Calgary, Alberta, Canada", "View my complete profile"]
 
-# cleaneval-dev/html/13.html, lines 84-91: the first comment on a blog post
+# data/cleaneval/13.html, lines 84-91: the first comment on a blog post
 # (the <ul> closed).
 COMMENT = """    <ul>
       
@@ -66,7 +66,7 @@ href="http://www.blogger.com/delete-comment.g?blogID=7615673&amp;postID=10993423
 title="Delete Comment" ><span class="delete-comment-icon">&nbsp;</span></a></span></p>
       </li></ul>"""
 
-# cleaneval-dev/html/13.html, lines 93-98: the second comment (its <li>
+# data/cleaneval/13.html, lines 93-98: the second comment (its <li>
 # closed).
 SECOND_COMMENT = """      <li id="c109934328806258268"><a name="c109934328806258268"></a>
         <div class="comment-body">
@@ -129,18 +129,18 @@ def test_container_flags_name_the_elements_and_classes_around_a_block(exact: Con
 
 
 def test_container_u_italic_and_form(exact: Config) -> None:
-    # cleaneval-dev/html/1.html, lines 330-331 (in their <ul>).
+    # data/cleaneval/1.html, lines 330-331 (in their <ul>).
     underlined = """<ul>
     <li><u><font size="2">Fast</font></u></li>
     <li><font size="2">For <u>Top Dollar</u></font></li></ul>"""
     assert column(underlined, exact, "container.u") == [
         ("Fast", "1"), ("For", "0"), ("Top Dollar", "1")]
-    # cleaneval-dev/html/12.html, line 198.
+    # data/cleaneval/12.html, line 198.
     emphasis = "  An article from <em>The Washington Post</em> that discusses a new emphasis on "
     assert column(emphasis, exact, "container.class-italic") == [
         ("An article from", "0"), ("The Washington Post", "1"),
         ("that discusses a new emphasis on", "0")]
-    # cleaneval-dev/html/42.html, lines 228 and 233-234 (the form closed).
+    # data/cleaneval/42.html, lines 228 and 233-234 (the form closed).
     form = """<form onsubmit="handleSubmit(this)" method="post" \
 action="http://www.typepad.com/t/comments" name="comments_form">
 <p><label for="author">Name:</label><br />
@@ -160,7 +160,7 @@ def test_split_counts_the_tags_passed_since_the_previous_block(exact: Config) ->
     assert got["My Photo"] == ["0", "0", "0", "2", "3"]  # </h2> <dl> <dt> <a> <img>
     assert got["Name:"] == ["0", "0", "0", "2", "2"]  # </a> </dt> <dd> <strong>
     assert got["View my complete profile"] == ["1", "0", "0", "1", "2"]  # </dd> </dl> <p> <a>
-    # cleaneval-dev/html/10.html, lines 312-313.
+    # data/cleaneval/10.html, lines 312-313.
     rule = """<p>RR</p><hr>
 Copyright 1995-2003 <a href="http://apodion.com/vad/author.php?auid=30">Ragnar Redbeard</a>\
 <p> Visit: <a href="http://www.geocities.com/satanicreds/">Satanic Reds</a></p>"""
@@ -192,7 +192,7 @@ def test_char_and_token_classes(exact: Config) -> None:
     time = got["1:53 PM"]
     assert [time[f"char.{c}-abs"] for c in ("alpha", "num", "punct", "white", "other")] == [
         "2", "3", "1", "1", "0"]
-    # cleaneval-dev/html/14.html, line 190 (up to the first link): the
+    # data/cleaneval/14.html, line 190 (up to the first link): the
     # copyright sign is neither letter, digit nor punctuation.
     copyright = rows("        Copyright &copy; 2001 Yahoo! Inc. All rights reserved. ", exact)
     assert copyright[0][0] == "Copyright © 2001 Yahoo! Inc. All rights reserved."
@@ -200,7 +200,7 @@ def test_char_and_token_classes(exact: Config) -> None:
     assert feats["char.other-abs"] == "1"
     assert [feats[f"token.{c}-abs"] for c in ("alpha", "num", "mix", "other")] == [
         "6", "1", "0", "1"]  # Yahoo! and Inc. are words
-    # cleaneval-dev/html/13.html, line 101: "X11/Unix," "win32." and "X11."
+    # data/cleaneval/13.html, line 101: "X11/Unix," "win32." and "X11."
     # mix letters and digits.
     mixed = ("<p>2) this is about konsole on X11/Unix, not kwrite and not notepad on win32. "
              "i know the similarity between konsole and kwrite or xterm and notepad can lead to "
@@ -236,7 +236,7 @@ def test_duplicates_compare_letters_only(exact: Config) -> None:
     assert [b for b in both if b[0].endswith("PM")] == [
         ("1:53 PM", "2", "1"), ("2:08 PM", "2", "0")]  # the same letters, PM
     assert ("-Illissius", "1", "0") in both
-    # dragnet-train/html/R695.html, lines 238 and 245: "more" links; blocks
+    # data/dragnet/R695.html, lines 238 and 245: "more" links; blocks
     # without letters are compared on their characters.
     more = """<p class="more"><a href="http://www.albertmohler.com/2012/10/31/\
 the-briefing-wednesday-october-31-2012/">&bull; Keep Reading &rarr;</a></p>
@@ -244,7 +244,7 @@ the-briefing-wednesday-october-31-2012/">&bull; Keep Reading &rarr;</a></p>
 the-briefing-tuesday-october-30-2012/">&bull; Keep Reading &rarr;</a></p>"""
     assert [(f["duplicate-count"], f["first-duplicate"]) for _, f in rows(more, exact)] == [
         ("2", "1"), ("2", "0")]
-    # cleaneval-dev/html/14.html, line 190: the two " - " between links.
+    # data/cleaneval/14.html, line 190: the two " - " between links.
     dashes = ("<a href=\"http://privacy.yahoo.com/\">Privacy Policy</a> - "
               "<a href=\"http://docs.yahoo.com/info/terms/\">Terms of Service</a> - "
               "<a href=\"http://docs.yahoo.com/info/copyright/copyright.html\">Copyright/IP "
@@ -255,7 +255,7 @@ the-briefing-tuesday-october-30-2012/">&bull; Keep Reading &rarr;</a></p>"""
 
 
 def test_regexps_give_the_number_of_the_first_matching_pattern(cleaneval: Config) -> None:
-    # cleaneval-dev/html/12.html, lines 195-197.
+    # data/cleaneval/12.html, lines 195-197.
     reference = """<P><FONT FACE="Arial, Helvetica, sans-serif" SIZE="-1">Strauss, Valerie, \
 <A HREF="http://www.washingtonpost.com/ac2/wp-dyn?pagename=article&node=&contentId=A51803-\
 2000May22" target="_blank"><B>For 
@@ -269,7 +269,7 @@ def test_regexps_give_the_number_of_the_first_matching_pattern(cleaneval: Config
         ", Washington Post, May 23, 2000": ("0", "2", "0"),  # month and day
         "http://washingtonpost.com/wp-dyn/articles/A51803-2000May22.html": ("1", "0", "0"),
     }
-    # cleaneval-dev/html/13.html, line 46.
+    # data/cleaneval/13.html, line 46.
     header = '  <h2 class="date-header">Monday, November 01, 2004</h2>'
     assert column(header, cleaneval, "regexp.date") == [("Monday, November 01, 2004", "2")]
     times = dict(column(COMMENT, cleaneval, "regexp.time"))
@@ -282,14 +282,14 @@ def test_bullets_tell_number_style_and_delimiter(exact: Config) -> None:
     assert got["(1) that pic you linked says 'Forbidden' ;("] == "num-enclosed"
     assert got["-Illissius"] == "0"  # no space after the dash: a signature
     assert got["By Anonymous, at"] == "0"
-    # cleaneval-dev/html/13.html, line 101: a numbered list written in text.
+    # data/cleaneval/13.html, line 101: a numbered list written in text.
     items = ("<p>@Illissius<br /><br />please re-read the blog entry. i think you missed three "
              "important things:<br /><br />1) i note that KDE can and should be made faster, "
              "including start up. so i'm not sure what you're going on about.<br /><br />2) "
              "this is about konsole on X11/Unix, not kwrite and not notepad on win32.</p>")
     assert [v for _, v in column(items, exact, "bullet")] == [
         "0", "0", "num-paren", "num-paren"]
-    # dragnet-train/html/R459.html, line 162.
+    # data/dragnet/R459.html, line 162.
     assert column('        &bull; <a href="/">Pharma Blog</a>', exact, "bullet") == [
         ("•", "bullet-round"), ("Pharma Blog", "0")]
 
@@ -328,13 +328,13 @@ def test_extras_class_words_link_density_and_depth(exact: Config) -> None:
 
 
 def test_class_words_split_camel_case_and_delimiters(exact: Config) -> None:
-    # cleaneval-dev/html/26.html, lines 740-742 (the <div> closed).
+    # data/cleaneval/26.html, lines 740-742 (the <div> closed).
     menu = """	<div>
 		<a href="javascript:void(0);" class="topLev">ONLINE FEATURES</a> 
 		<a href="http://www.businessweek.com/lifestyle/books.htm" class="sub">Book Reviews</a> </div>"""
     assert column(menu, exact, "class-words") == [("ONLINE FEATURES", "lev top"),
                                                    ("Book Reviews", "sub")]
-    # dragnet-train/html/170.html, lines 78-80 (the lists closed).
+    # data/dragnet/170.html, lines 78-80 (the lists closed).
     tabs = """  <ul  id="hattabs" class="hat_tabs">
             <li class="hat_tab current" id="hat_tab_wsj">
             <a class="hat_site_title" href="http://online.wsj.com">WSJ</a></li></ul>"""
@@ -383,7 +383,7 @@ def test_table_has_a_header_and_a_row_a_block(cleaneval: Config) -> None:
 
 
 def test_a_page_without_text_has_no_rows(cleaneval: Config) -> None:
-    # cleaneval-dev/html/42.html, line 244: a float-clearing break.
+    # data/cleaneval/42.html, line 244: a float-clearing break.
     page = read_page(b'<br style="clear: both;" />', cleaneval)
     assert compute(page, cleaneval) == []
     assert table(page, []) == "id\n"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from victor import learning
-from victor.config import load_config
+from victor.config import CONFIG_DIR, load_config
 from victor.errors import VictorError
 from victor.perplexity import PerplexityModel, sentence_words, text_paragraphs
 from victor.text import words
@@ -130,7 +130,7 @@ def test_the_filter_without_a_limit_keeps_every_word_and_with_zero_none(examples
 
 def test_learn_py_cross_validates_with_the_perplexity_extra_on(tmp_path):
     config = tmp_path / "cleaneval-perplexity.yaml"
-    shipped = (ROOT / "configs" / "cleaneval.yaml").read_text(encoding="utf-8")
+    shipped = (CONFIG_DIR / "cleaneval.yaml").read_text(encoding="utf-8")
     config.write_text(shipped.replace("  perplexity: false", "  perplexity: true"),
                       encoding="utf-8")
     assert "  perplexity: true" in config.read_text(encoding="utf-8")
@@ -143,7 +143,7 @@ def test_learn_py_cross_validates_with_the_perplexity_extra_on(tmp_path):
 
 def test_a_model_trained_with_the_perplexity_extra_on_cleans_pages(tmp_path):
     config = tmp_path / "cleaneval-perplexity.yaml"
-    shipped = (ROOT / "configs" / "cleaneval.yaml").read_text(encoding="utf-8")
+    shipped = (CONFIG_DIR / "cleaneval.yaml").read_text(encoding="utf-8")
     config.write_text(shipped.replace("  perplexity: false", "  perplexity: true"),
                       encoding="utf-8")
     model = tmp_path / "ppl.crfsuite"

@@ -7,7 +7,6 @@ import math
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -26,13 +25,9 @@ from victor.perplexity import (
 )
 from victor.text import sentences, words
 
-REPO = Path(__file__).resolve().parents[1]
-# shared/ sits beside the clone in CI and at /work/shared on developers' machines.
-DATA = next(
-    (d for d in (REPO.parent / "shared" / "data", Path("/work/shared/data")) if d.is_dir()),
-    REPO.parent / "shared" / "data",
-)
-TRAINING_GOLD = sorted((DATA / "cleaneval-dev" / "gold").glob("*.txt"), key=lambda p: int(p.stem))[:8]
+from repo_data import CLEANEVAL, DRAGNET, ROOT
+
+TRAINING_GOLD = sorted(CLEANEVAL.glob("*.txt"), key=lambda p: int(p.stem))[:8]
 
 # Well-formed English that no training page contains: the perplexity paper.
 PAPER = [
@@ -40,7 +35,7 @@ PAPER = [
     "Web crawling is a widely used technique to obtain textual collections for multiple purposes"
     " in the fields of Natural Language Processing (NLP) and Information Retrieval (IR).",
 ]
-# Navigation of a training page (cleaneval-dev/html/12.html), outside its gold.
+# Navigation of a training page (data/cleaneval/12.html), outside its gold.
 MENUS = [
     "Virtual Exhibits || Storytelling || Lesson Plans || Music Exchange || Online Resources",
     "ARTSEDGE: Ireland Online: Share: Storytelling Online",
@@ -56,7 +51,7 @@ def random_letters(seed: int = 0) -> str:
 def held_out_sentences() -> list[str]:
     """Real sentences the small model did not see: a Dragnet article (with
     names the CleanEval pages never mention) and junk."""
-    article = text_paragraphs(DATA / "dragnet-train" / "gold" / "100.txt")
+    article = text_paragraphs(DRAGNET / "100.txt")
     return [s for p in article for s in sentences(p)][:6] + PAPER + [NAV_BAR, random_letters()]
 
 
@@ -72,7 +67,7 @@ def default_model() -> PerplexityModel:
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "victor.perplexity", *args], cwd=REPO, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "victor.perplexity", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
 
 
@@ -121,7 +116,7 @@ def test_too_little_text_is_a_one_line_error_naming_it(small_corpus):
 
 
 def test_cleaneval_gold_trains_without_its_url_line_and_segment_markers():
-    paragraphs = text_paragraphs(DATA / "cleaneval-dev" / "gold" / "1.txt")
+    paragraphs = text_paragraphs(CLEANEVAL / "1.txt")
     assert not any(p.startswith("URL:") or "<p>" in p or "<l>" in p for p in paragraphs)
     # A segment that the transcriber broke over two lines is one paragraph.
     assert (

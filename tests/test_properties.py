@@ -17,12 +17,12 @@ import json
 import time
 from collections import Counter
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from repo_data import CLEANEVAL, DRAGNET, pages
 from victor.cleaner import Cleaner, Result
 from victor.config import load_config, shipped_configs
 from victor.crf import LABELS
@@ -31,8 +31,6 @@ from victor.page import read_page
 from victor.text import words
 from victor.tidy import PARSERS
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
 FORMATS = ("victor", "cleaneval", "text", "jsonl", "html", "table")
 # Seconds of CPU time any generated page may take; they are at most a few
 # hundred kB, which a healthy pipeline cleans in well under a second. CPU
@@ -48,15 +46,14 @@ CI = settings(max_examples=40, deadline=None, derandomize=True,
 @lru_cache(maxsize=None)
 def real_pages() -> tuple[bytes, ...]:
     """A few pages of each collection, in their own encodings."""
-    files = (sorted((DATA / "cleaneval-dev/html").iterdir())[:6]
-             + sorted((DATA / "dragnet-train/html").iterdir())[:6])
+    files = pages(CLEANEVAL)[:6] + pages(DRAGNET)[:6]
     return tuple(f.read_bytes() for f in files)
 
 
 @lru_cache(maxsize=None)
 def vocabulary() -> tuple[str, ...]:
     """Words of a real transcript, punctuation and non-ASCII letters kept."""
-    return tuple(sorted(set((DATA / "dragnet-train/gold/27.txt").read_bytes()
+    return tuple(sorted(set((DRAGNET / "27.txt").read_bytes()
                             .decode("utf-16").split())))
 
 

@@ -13,21 +13,18 @@ import codecs
 from pathlib import Path
 
 import pytest
+from repo_data import CLEANEVAL, DRAGNET
 
 from victor.blocks import split_blocks
 from victor.limits import MAX_DEPTH
 from victor.preclean import preclean
 from victor.tidy import PARSERS, decode, parse, recover_swallowed
 
-# shared/ sits beside the clone in CI and at /work/shared on developers' machines.
-DATA = next(root / "data"
-            for root in (Path(__file__).resolve().parents[2] / "shared", Path("/work/shared"))
-            if root.is_dir())
 TAG_DELETE = frozenset({"script", "style", "head"})
 
 
-def page(collection: str, name: str) -> bytes:
-    return (DATA / collection / "html" / name).read_bytes()
+def page(folder: Path, name: str) -> bytes:
+    return (folder / name).read_bytes()
 
 
 def texts(data: bytes, parser: str = "lexbor") -> list[str]:
@@ -39,7 +36,7 @@ def joined(data: bytes, parser: str = "lexbor") -> str:
 
 
 # A real page's text with curly quotes: “colonel”, children’s.
-UTF8_PAGE = ("dragnet-train", "R802.html")
+UTF8_PAGE = (DRAGNET, "R802.html")
 
 
 # --- byte-order marks and UTF-16 -----------------------------------------
@@ -68,7 +65,7 @@ def test_utf16_without_a_byte_order_mark_is_recognised(codec):
 
 def test_cleaneval_text_wrapper_declares_the_encoding():
     # Declared only by <text encoding="iso-8859-1">: French with accents.
-    text, encoding = decode(page("cleaneval-dev", "21.html"))
+    text, encoding = decode(page(CLEANEVAL, "21.html"))
     assert encoding == "cp1252"  # browsers read iso-8859-1 as its superset
     assert "J'ai pari\u00e9 que les gens le d\u00e9testeraient" in text
 
@@ -76,7 +73,7 @@ def test_cleaneval_text_wrapper_declares_the_encoding():
 def test_meta_http_equiv_declares_the_encoding():
     # <meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">
     # with byte 0x96, an en dash only in iso-8859-1's superset windows-1252.
-    data = page("dragnet-train", "R826.html")
+    data = page(DRAGNET, "R826.html")
     assert b"charset=iso-8859-1" in data
     text, encoding = decode(data)
     assert encoding == "cp1252"
@@ -100,7 +97,7 @@ def test_meta_charset_declares_a_non_latin_encoding(markup, label, codec, senten
 def test_a_declaration_the_bytes_contradict_is_not_trusted():
     # Valid UTF-8 with curly quotes under <meta charset=iso-8859-1>: read
     # as declared it would say \u00e2\u20ac\u0153colonel\u00e2\u20ac.
-    data = page("dragnet-train", "R802.html")
+    data = page(DRAGNET, "R802.html")
     assert b"charset=iso-8859-1" in data.lower()
     text, encoding = decode(data)
     assert encoding == "utf-8"
@@ -110,14 +107,14 @@ def test_a_declaration_the_bytes_contradict_is_not_trusted():
 def test_a_declared_charset_the_bytes_are_invalid_in_falls_back_to_detection():
     # A windows-1252 page (curly quotes as bytes 0x91-0x94) said to be UTF-8,
     # as a lying HTTP header would.
-    text, encoding = decode(page("cleaneval-dev", "27.html"), declared="utf-8")
+    text, encoding = decode(page(CLEANEVAL, "27.html"), declared="utf-8")
     assert encoding == "cp1252"
     assert "Zimmeron\u2019s Wrath" in text
     assert "\u201cEverybody" in text
 
 
 def test_undeclared_windows_1252_decodes_to_the_right_characters():
-    text, encoding = decode(page("cleaneval-dev", "27.html"))
+    text, encoding = decode(page(CLEANEVAL, "27.html"))
     assert encoding == "cp1252"
     assert "Squib Hammer and Zimmeron\u2019s Wrath" in text
     assert "Caden\u2018s User Int" in text
@@ -126,7 +123,7 @@ def test_undeclared_windows_1252_decodes_to_the_right_characters():
 def test_stray_windows_1252_bytes_in_a_utf8_page_keep_the_utf8():
     # Declared and mostly UTF-8 (em dashes), with a few windows-1252 bytes
     # pasted in: \u2122 and \u00a3 as single bytes 0x99 and 0xa3.
-    text, encoding = decode(page("dragnet-train", "T19.html"))
+    text, encoding = decode(page(DRAGNET, "T19.html"))
     assert encoding == "utf-8"
     assert "preData \u2014 fires" in text
     assert "PITFALL!\u2122" in text
@@ -239,7 +236,7 @@ def test_every_parser_gives_the_same_blocks_on_well_formed_markup():
 def test_a_title_never_closed_no_longer_takes_the_body(parser):
     # Dragnet R306 with its </title> removed: by HTML5 rules the rest of
     # the page is the title's text.
-    original = page("dragnet-train", "R306.html")
+    original = page(DRAGNET, "R306.html")
     damaged = original.replace(b"</title>", b"", 1)
     assert texts(damaged, parser) == texts(original, parser)
     assert parse(damaged, parser).recovered == ["unclosed <title>"]
@@ -247,7 +244,7 @@ def test_a_title_never_closed_no_longer_takes_the_body(parser):
 
 def test_it_is_closed_where_the_next_markup_starts():
     # CleanEval 31's only comment, before its text, left open.
-    original = page("cleaneval-dev", "31.html").decode("cp1252")
+    original = page(CLEANEVAL, "31.html").decode("cp1252")
     comment = "<!-- if we want a generic picture it should go here -->"
     damaged = original.replace(comment, comment[:-3])
     text, notes = recover_swallowed(damaged)
@@ -258,8 +255,8 @@ def test_it_is_closed_where_the_next_markup_starts():
 
 
 def test_pages_that_close_their_elements_are_left_as_they_are():
-    for collection, name in [("dragnet-train", "R306.html"), ("cleaneval-dev", "31.html"),
-                             ("cleaneval-dev", "1.html"), ("dragnet-train", "R490.html")]:
+    for collection, name in [(DRAGNET, "R306.html"), (CLEANEVAL, "31.html"),
+                             (CLEANEVAL, "1.html"), (DRAGNET, "R490.html")]:
         text = page(collection, name).decode("utf-8", "replace")
         assert recover_swallowed(text) == (text, [])
 
@@ -267,6 +264,6 @@ def test_pages_that_close_their_elements_are_left_as_they_are():
 def test_a_page_cut_short_in_its_last_comment_is_left_as_it_is():
     # R306 cut off inside the comment after its footer, as a download that
     # stopped there: what the comment takes is no part of the page's text.
-    text = page("dragnet-train", "R306.html").decode("utf-8")
+    text = page(DRAGNET, "R306.html").decode("utf-8")
     cut = text[:text.rindex("-->")]
     assert recover_swallowed(cut) == (cut, [])

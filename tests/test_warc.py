@@ -10,7 +10,8 @@ import subprocess
 import sys
 
 import pytest
-from batch_support import DATA, ROOT, crawl_warc, model_for_tests
+from batch_support import crawl_warc, model_for_tests
+from repo_data import CLEANEVAL, ROOT
 
 from victor import batch, crawl
 from victor.batch import Settings
@@ -109,7 +110,7 @@ def test_an_output_that_cannot_be_written_fails_alone(setup, tmp_path):
     """A full disk, stood in for by a limit on file size: the WARC file's
     output fails and is not left behind, the small page's is written."""
     settings, warc, _ = setup
-    page = DATA / "cleaneval-dev/html/1.html"
+    page = CLEANEVAL / "1.html"
     limit = 20_000
 
     def small_files():

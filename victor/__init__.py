@@ -1,20 +1,31 @@
 """Victor: a web-page cleaner that labels text blocks with a linear-chain CRF.
 
-`from victor import Cleaner` is the API (victor/cleaner.py). It is imported
-on first use, so that a stage imported alone (`victor.text`, `victor.tidy`)
-does not load the CRF and the feature families with it.
+`victor.extract(html)` cleans one page; `victor.Cleaner` cleans many
+(victor/cleaner.py). They are imported on first use, so that a stage
+imported alone (`victor.text`, `victor.tidy`) does not load the CRF and the
+feature families with it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Cleaner"]
+if TYPE_CHECKING:  # what type checkers see of the names loaded on first use
+    from victor.cleaner import Cleaner, Result, extract
+    from victor.errors import VictorError
+
+__version__ = "0.2.0"
+__all__ = ["Cleaner", "Result", "VictorError", "extract", "__version__"]
+_API = {"Cleaner", "Result", "extract"}
 
 
 def __getattr__(name: str) -> Any:
-    if name == "Cleaner":
-        from victor.cleaner import Cleaner
+    if name in _API:
+        from victor import cleaner
 
-        return Cleaner
+        return getattr(cleaner, name)
+    if name == "VictorError":
+        from victor.errors import VictorError
+
+        return VictorError
     raise AttributeError(f"module 'victor' has no attribute {name!r}")

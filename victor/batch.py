@@ -35,12 +35,11 @@ from typing import IO, TYPE_CHECKING, Callable, Iterable, Iterator
 from victor import crawl
 from victor.errors import VictorError
 from victor.limits import DEFAULT_TIMEOUT, time_limit
+from victor.output import FORMATS, HEADED, page_header
 
 if TYPE_CHECKING:
     from victor.cleaner import Cleaner
 
-FORMATS = {"victor": ".txt", "cleaneval": ".txt", "text": ".txt", "jsonl": ".jsonl",
-           "html": ".html", "table": ".tsv"}
 DEFAULT_FORMAT = "cleaneval"
 PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml", ".php", ".asp", ".aspx", ".txt")
 # A page saved gzip-compressed (NAME.html.gz) is read as the page itself:
@@ -151,7 +150,10 @@ def plan(sources: Iterable[str], outdir: str | None, fmt: str | None) -> list[Jo
     """Each input NAME.html gives OUTDIR/NAME plus the format's suffix, each
     NAME.warc.gz gives OUTDIR/NAME.jsonl; two inputs that would share an
     output are an error before any work. WARC files hold many pages and are
-    always written as JSON lines, one a page."""
+    always written as JSON lines, one a page. No output may be an input,
+    whatever `--overwrite` says: that would lose the user's page."""
+    sources = list(sources)
+    inputs = {os.path.realpath(s): s for s in sources if s != "-" and not is_url(s)}
     jobs, seen = [], {}
     for src in sources:
         warc = src != "-" and crawl.is_warc(src)
@@ -168,6 +170,10 @@ def plan(sources: Iterable[str], outdir: str | None, fmt: str | None) -> list[Jo
                 raise VictorError(f"{src}: its output {out} would overwrite that of {seen[out]}; "
                                   "clean them into different folders")
             seen[out] = src
+            replaced = None if is_url(out) else inputs.get(os.path.realpath(out))
+            if replaced is not None:
+                raise VictorError(f"{src}: its output {out} would replace the input {replaced}; "
+                                  "choose another folder with -o")
         jobs.append(Job(src, out, job_fmt, warc, _size(src)))
     return jobs
 
@@ -202,7 +208,12 @@ def _size(source: str) -> int | None:
 
 def _filesystem(url: str):
     """The fsspec filesystem of a URL; fsspec and the driver of its protocol
-    (s3fs for s3://, gcsfs for gs://) are needed only for URLs."""
+    (s3fs for s3://, gcsfs for gs://) are needed only for URLs. Web
+    addresses are refused: fetching pages well (timeouts, retries, robots
+    rules, politeness) is a crawler's job, not a cleaner's."""
+    if url.lower().startswith(("http://", "https://")):
+        raise VictorError(f"{url}: Victor does not download pages; save the page first "
+                          "(curl -o page.html URL) and clean the file")
     try:
         import fsspec
 
@@ -476,6 +487,28 @@ class _Finish:
     weight: int
 
 
+class StdoutPages:
+    """Standard output's side of a batch: when several pages of a format
+    whose pages would run together (text, Markdown) go there, each is
+    headed by a line naming it. Pages come in input order."""
+
+    def __init__(self, jobs: list[Job], write: Callable[[str], None]):
+        self.write = write
+        self.headed = sum(1 for job in jobs if job.output is None and job.fmt in HEADED) > 1
+        self.first = True
+
+    def sink(self, job: Job) -> Callable[[str], None]:
+        """Where the text of `job`'s page goes."""
+        if not self.headed or job.fmt not in HEADED:
+            return self.write
+
+        def write(text: str) -> None:
+            self.write(page_header(job.source, self.first) + text)
+            self.first = False
+
+        return write
+
+
 class _Batch:
     """The parent's side of `run`: reads the jobs into chunks, keeps a
     window of chunks in the workers' hands and settles them in order."""
@@ -487,6 +520,7 @@ class _Batch:
         self.workers = workers
         self.write = write
         self.on_progress = on_progress
+        self.stdout = StdoutPages(jobs, write)
         self.report = Report()
         sizes = [job.size for job in jobs]
         self.total = None if None in sizes else sum(sizes)  # type: ignore[arg-type]
@@ -580,7 +614,8 @@ class _Batch:
                 self.report.failed.append((job.source, str(e).removeprefix("-: ")))
                 return
         self.add(Item(job.source, job.fmt, job.output, data=data, path=job.path),
-                 _Route(job.source, self.write if job.output is None else None, job.size or 0))
+                 _Route(job.source, self.stdout.sink(job) if job.output is None else None,
+                        job.size or 0))
 
     def warc(self, job: Job) -> None:
         """Its HTML records become items; its output is one file, committed

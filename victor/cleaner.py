@@ -1,21 +1,27 @@
-"""The Python API: one object that holds a loaded config, template and model
-and turns page bytes into labelled blocks, so a batch pays for loading once.
+"""The Python API. `extract` turns one page into text in one call;
+`Cleaner` holds a loaded config, template and model and turns pages into
+labelled blocks, so that a batch pays for loading once.
+
+    import victor
+    print(victor.extract(html))                    # str or bytes in, text out
 
     from victor import Cleaner
-    result = Cleaner("cleaneval").clean(html_bytes)
-    print(result.text())
+    cleaner = Cleaner("cleaneval")
+    for page in pages:
+        print(cleaner.clean(page).markdown())
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from victor import crf, features, output, perplexity
-from victor.config import Config, load_config, settings
+from victor.config import DEFAULT_CONFIG, Config, load_config, settings
+from victor.errors import VictorError
 from victor.page import Page, read_page
 
 
@@ -48,6 +54,9 @@ def floor(labels: list[str], marginals: list[dict[str, float]], share: float = F
 
 @dataclass
 class Result:
+    """A cleaned page: its blocks and their labels, and the page in every
+    output format (`render`)."""
+
     page: Page
     labels: list[str]
     features: list[dict[str, str]]
@@ -75,6 +84,9 @@ class Result:
     def text(self) -> str:
         return output.plain_text(self.texts, self.labels)
 
+    def markdown(self) -> str:
+        return output.markdown(self.page, self.labels)
+
     def victor(self) -> str:
         return output.listing(self.texts, self.labels)
 
@@ -88,15 +100,25 @@ class Result:
         return features.table(self.page, self.features)
 
     def render(self, fmt: str) -> str:
-        """The output named by clean.py's --format."""
+        """The output named by `victor clean --format` (output.FORMATS)."""
+        if fmt not in output.FORMATS:
+            raise VictorError(f"unknown output format {fmt!r}; choose one of "
+                              f"{', '.join(output.FORMATS)}")
         return getattr(self, fmt)()
 
 
 class Cleaner:
-    """Loads what cleaning needs once; `clean` may then be called for many pages."""
+    """Loads what cleaning needs once; `clean` may then be called for many pages.
 
-    def __init__(self, config: str | Path | Config = "cleaneval", model: str | Path | None = None,
-                 threshold: float | None = None):
+    `config` is a shipped config's name or a config file; `model` replaces
+    the config's model; with `threshold` (a probability, 0 to 1) a content
+    block the model is less sure of than that becomes boilerplate."""
+
+    def __init__(self, config: str | Path | Config = DEFAULT_CONFIG,
+                 model: str | Path | None = None, threshold: float | None = None):
+        if threshold is not None and not 0.0 <= threshold <= 1.0:
+            raise VictorError(f"threshold {threshold:g}: must lie between 0 and 1 "
+                              "(a probability that a block is content)")
         self.config = config if isinstance(config, Config) else load_config(config)
         self.selected = features.select_features(self.config)
         self.model = crf.load_model(model or self.config.model, expected_config=self.config.name,
@@ -104,13 +126,15 @@ class Cleaner:
         self.threshold = threshold
         self.lm = perplexity.for_config(self.config)
 
-    def read(self, data: bytes, source: str = "-", url: str = "",
+    def read(self, data: bytes | str, source: str = "-", url: str = "",
              encoding: str | None = None) -> Page:
         return read_page(data, self.config, source, encoding, url)
 
-    def clean(self, data: bytes, source: str = "-", url: str = "",
+    def clean(self, data: bytes | str, source: str = "-", url: str = "",
               encoding: str | None = None) -> Result:
-        """`url` and `encoding` come from outside the page (a crawl record);
+        """`data` is the page as bytes (of any encoding, detected) or as
+        text (already decoded). `source` names the page in error messages.
+        `url` and `encoding` come from outside the page (a crawl record);
         the page's own CleanEval wrapper, if any, wins for the URL."""
         return self.label(self.read(data, source, url, encoding))
 
@@ -126,3 +150,24 @@ class Cleaner:
             result.labels = [lab if lab == "o" or p >= self.threshold else "o"
                              for lab, p in zip(result.labels, result.content)]
         return result
+
+
+def extract(html: bytes | str, config: str | Path | None = None, output: str = "text",
+            *, model: str | Path | None = None, threshold: float | None = None,
+            url: str = "", source: str = "-") -> str:
+    """The page cleaned into one string, in any format of `victor clean
+    --format` ("text", "markdown", "cleaneval", "jsonl", ...).
+
+    `html` is bytes of any encoding or text already decoded; the two give
+    the same result. The config's model is loaded on the first call and
+    kept for the next ones with the same config, model and threshold.
+    Bad input raises VictorError with a one-line message."""
+    return _cleaner(config or DEFAULT_CONFIG, model, threshold).clean(
+        html, source, url).render(output)
+
+
+@lru_cache(maxsize=4)
+def _cleaner(config: str | Path, model: str | Path | None, threshold: float | None) -> Cleaner:
+    """Loading takes longer than cleaning a page: a loop over `extract`
+    must not pay it for every page."""
+    return Cleaner(config, model, threshold)

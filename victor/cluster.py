@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Callable
 
 from victor import batch
-from victor.errors import VictorError
+from victor.errors import VictorError, import_extra
 
 
 def clean_job(job: batch.Job, settings: batch.Settings) -> tuple[batch.Report, str]:
@@ -66,11 +66,7 @@ def run_dask(jobs: list[batch.Job], settings: batch.Settings, address: str,
              write: Callable[[str], None],
              on_progress: Callable[[batch.Report, float | None], None] | None = None
              ) -> batch.Report:
-    try:
-        from distributed import as_completed
-    except ImportError:
-        raise VictorError("--dask needs Dask's distributed scheduler: "
-                          "pip install 'dask[distributed]'") from None
+    as_completed = import_extra("distributed", "dask", "--dask").as_completed
 
     stdin = [job for job in jobs if job.source == "-"]
     if stdin:
@@ -83,6 +79,7 @@ def run_dask(jobs: list[batch.Job], settings: batch.Settings, address: str,
     total = None if None in sizes else sum(sizes)  # type: ignore[arg-type]
     done_bytes = 0
     printed = 0
+    pages = batch.StdoutPages(jobs, write)
     futures = []
     try:
         futures = client.map(clean_job, [_portable(job) for job in jobs], settings=settings,
@@ -102,7 +99,7 @@ def run_dask(jobs: list[batch.Job], settings: batch.Settings, address: str,
             done_bytes += jobs[i].size or 0
             while printed in texts:
                 if texts[printed]:
-                    write(texts[printed])
+                    pages.sink(jobs[printed])(texts[printed])
                 del texts[printed]
                 printed += 1
             if on_progress is not None:

@@ -2,13 +2,17 @@
 
 A config is loaded once, checked strictly (a misspelt key silently ignored
 would train a different model than the user meant), and passed down to
-every stage. `--config NAME` means `configs/NAME.yaml` in this project; a
-path to a file works too.
+every stage. `--config NAME` means the package's `victor/configs/NAME.yaml`;
+a path to a file works too.
+
+The shipped configs, templates and models are package data, found through
+importlib.resources so that they are there however Victor was installed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.resources
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,12 +22,24 @@ import yaml
 
 from victor.errors import VictorError
 
+# The config used when none is named: by the commands, the API and the
+# scripts.
+DEFAULT_CONFIG = "cleaneval"
+
+
+def _package_folder(name: str) -> Path:
+    """A folder of package data as a real path: crfsuite and KenLM open
+    models by file name. Wheels install unzipped, so this is the folder
+    itself."""
+    return Path(str(importlib.resources.files("victor").joinpath(name)))
+
+
+CONFIG_DIR = _package_folder("configs")
+TEMPLATE_DIR = _package_folder("templates")
+MODEL_DIR = _package_folder("models")
+# The folder that holds the package: in a checkout, the project's root,
+# against which model metadata records the paths of the files it used.
 ROOT = Path(__file__).resolve().parent.parent
-CONFIG_DIR = ROOT / "configs"
-TEMPLATE_DIR = ROOT / "templates"
-MODEL_DIR = ROOT / "models"
-# The config used when none is named: every page type, any language.
-DEFAULT_CONFIG = "general"
 
 
 @dataclass(frozen=True)
@@ -65,7 +81,7 @@ _CRF_KEYS = {"c1", "c2", "max-iterations"}
 
 
 def resolve(name_or_path: str | Path) -> Path:
-    """`cleaneval` means configs/cleaneval.yaml; anything with a slash or a
+    """`cleaneval` means victor/configs/cleaneval.yaml; anything with a slash or a
     .yaml ending is a path."""
     s = str(name_or_path)
     if "/" in s or s.endswith((".yaml", ".yml")):
@@ -171,8 +187,8 @@ def load_config(name_or_path: str | Path) -> Config:
 
 
 def _locate(value: str, config_path: Path, folder: Path, suffix: str) -> Path:
-    """A bare name is a file of the project's own folder (`cleaneval` ->
-    templates/cleaneval.tpl); a path is taken relative to the config file,
+    """A bare name is a file of the package's own folder (`cleaneval` ->
+    victor/templates/cleaneval.tpl); a path is taken relative to the config file,
     so that a user's config can sit beside the user's template and model."""
     if "/" not in value:
         return folder / (value if value.endswith(suffix) else value + suffix)

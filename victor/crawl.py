@@ -16,9 +16,7 @@ import zlib
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
-from fastwarc.warc import ArchiveIterator, WarcRecordType
-
-from victor.errors import VictorError
+from victor.errors import VictorError, import_extra
 
 WARC_SUFFIXES = (".warc", ".warc.gz")
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
@@ -74,15 +72,17 @@ def records(stream: BinaryIO, warc: str) -> Iterator[Record]:
     at a member cut short, and an uncompressed file must end as every
     record does. `position` is read from `stream`, so it counts compressed
     bytes and runs ahead of the record by at most the reader's buffer."""
+    fastwarc = import_extra("fastwarc.warc", "warc", f"{warc}: reading WARC files")
     gzipped = stream.read(2) == b"\x1f\x8b"
     stream.seek(0)
     inner = gzip.GzipFile(fileobj=stream, mode="rb") if gzipped else stream
     try:
-        for rec in ArchiveIterator(inner, parse_http=True, auto_decode="all", stream_detect=False):
+        for rec in fastwarc.ArchiveIterator(inner, parse_http=True, auto_decode="all",
+                                            stream_detect=False):
             url = rec.headers.get("WARC-Target-URI", "") or ""
             record_id = (rec.record_id or "").strip("<>")
             ctype = (rec.http_content_type or "").split(";", 1)[0].strip().lower()
-            html = (rec.record_type == WarcRecordType.response and rec.is_http
+            html = (rec.record_type == fastwarc.WarcRecordType.response and rec.is_http
                     and ctype in HTML_TYPES)
             data = rec.reader.read() if html else b""
             yield Record(warc, record_id, url, html, _charset(rec.http_charset) if html else None,

@@ -5,8 +5,25 @@ must name the file (or key) at fault and say what to do about it.
 """
 
 
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+
 class VictorError(Exception):
     """A problem with the user's input, config, model or output location."""
+
+
+def import_extra(module: str, extra: str, purpose: str) -> ModuleType:
+    """A module of an optional part (pyproject.toml's extras): a missing
+    one is a one-line error naming the extra that brings it, not an
+    ImportError traceback."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise VictorError(f"{purpose} needs {module.split('.')[0]}, which is not installed: "
+                          f"pip install 'victor-cleaner[{extra}]'") from None
 
 
 def read_utf8(path, what: str = "file") -> str:

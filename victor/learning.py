@@ -26,7 +26,7 @@ from victor.annotation import load_annotation, load_training_page
 from victor.batch import read_input
 from victor.cleaner import floor
 from victor.folds import PageGroup, page_folds, page_group, site_folds
-from victor.config import ROOT, Config, settings
+from victor.config import MODEL_DIR, ROOT, Config, settings
 from victor.errors import VictorError
 
 
@@ -318,6 +318,9 @@ def main(args: argparse.Namespace) -> int:
         for key, value in (("c1", args.c1), ("c2", args.c2), ("max-iterations", args.max_iterations)):
             if value is not None:
                 params[key] = value
+        model_path = Path(args.output or config.model)
+        if not args.cross_validate:
+            check_model_target(model_path, args.overwrite, args.replace_shipped_model)
         files = list(annotation_files(args.files))
         started = time.perf_counter()
         examples = disable(load_examples(files, config, perplexity.for_config(config)),
@@ -330,7 +333,6 @@ def main(args: argparse.Namespace) -> int:
                                          workdir, args.jobs, args.split)
             print(report(results))
             return 0
-        model_path = args.output or config.model
         progress = _Progress() if sys.stderr.isatty() else None
         meta = train(examples, config, model_path, params, progress)
         if progress:
@@ -344,6 +346,25 @@ def main(args: argparse.Namespace) -> int:
             traceback.print_exc()
         print(f"error: {e}", file=sys.stderr)
         return 2
+
+
+def check_model_target(path: Path, overwrite: bool, replace_shipped: bool) -> None:
+    """Before hours of training, that the model may be written there: a
+    shipped model is replaced only when asked for in so many words, any
+    other model file only with `overwrite`, and no folders are made (a
+    mistyped -o would leave them behind)."""
+    shipped = path.resolve().parent == MODEL_DIR.resolve()
+    if path.exists():
+        if shipped and not replace_shipped:
+            raise VictorError(f"{path}: a model shipped with Victor; write yours elsewhere with "
+                              "-o FILE, or give --replace-shipped-model to replace it")
+        if not shipped and not overwrite:
+            raise VictorError(f"{path}: exists; give --overwrite to replace it, or another -o")
+    folder = path.parent
+    if folder.exists() and not folder.is_dir():
+        raise VictorError(f"{path}: cannot write model ({folder} is a file, not a folder)")
+    if not folder.exists():
+        raise VictorError(f"{path}: cannot write model (no folder {folder}; make it first)")
 
 
 class _Progress:

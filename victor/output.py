@@ -7,9 +7,17 @@ paragraph split by inline tags reads as one again. `o` blocks are dropped.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 CONTENT = frozenset("phlc")
+# Every format: its name (Result's method, clean's --format) and the suffix
+# of the file a page's output is written to.
+FORMATS = {"cleaneval": ".txt", "text": ".txt", "markdown": ".md", "victor": ".txt",
+           "jsonl": ".jsonl", "html": ".html", "table": ".tsv"}
+# Formats whose pages would run together on standard output: there each
+# page is headed by `page_header` when several share it.
+HEADED = frozenset({"text", "markdown"})
 
 
 @dataclass(slots=True)
@@ -49,6 +57,44 @@ def plain_text(texts: list[str], labels: list[str]) -> str:
     return "\n\n".join(s.text for s in segs) + ("\n" if segs else "")
 
 
+def markdown(page, labels: list[str]) -> str:
+    """Headers as headings (of their <h1>..<h6> level, else level 2), list
+    items as a bulleted list, paragraphs with their continuations joined."""
+    out: list[str] = []
+    previous = ""
+    for seg in segments([b.text for b in page.blocks], labels):
+        text = _MARKDOWN_START.sub(_escape, seg.text)
+        if seg.kind == "h":
+            tags = page.blocks[seg.blocks[0]].tags
+            level = next((int(t[1]) for t in reversed(tags) if t in _HEADINGS), 2)
+            out.append(("\n\n" if out else "") + "#" * level + " " + text)
+        elif seg.kind == "l":
+            out.append(("\n" if previous == "l" else "\n\n" if out else "") + "- " + text)
+        else:
+            out.append(("\n\n" if out else "") + text)
+        previous = seg.kind
+    return "".join(out) + ("\n" if out else "")
+
+
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# What would make a paragraph's first characters Markdown syntax: a
+# heading, quote, list or rule marker.
+_MARKDOWN_START = re.compile(r"^(?:[#>=]|[-+*](?=\s|$)|\d+(?=[.)](?:\s|$)))")
+
+
+def _escape(match: re.Match) -> str:
+    """A backslash before the marker; after the number of `1. `."""
+    mark = match.group()
+    return mark + "\\" if mark[0].isdigit() else "\\" + mark
+
+
+def page_header(source: str, first: bool) -> str:
+    """The line before a page's text or Markdown when several pages go to
+    standard output, as `head` heads files: it says where each page begins
+    and which page it is."""
+    return ("" if first else "\n") + f"==> {source} <==\n"
+
+
 def listing(texts: list[str], labels: list[str]) -> str:
     """Victor's own view: every block with its label, as an annotation lists
     them, so a cleaned page can be corrected and used for training."""
@@ -56,7 +102,8 @@ def listing(texts: list[str], labels: list[str]) -> str:
 
 
 def jsonl_record(page, labels: list[str], content: list[float], fallback: bool = False) -> str:
-    """One JSON line a page: what a corpus builder stores. `recovered` names
+    """One JSON line a page: what a corpus builder stores, with what the
+    page declares about itself (victor/metadata.py). `recovered` names
     the unclosed elements the page's markup was read past (tidy's
     recover_swallowed) and `fallback` says that the CRF kept no block and
     the text is the page's most probable content (cleaner.floor): a corpus
@@ -67,6 +114,8 @@ def jsonl_record(page, labels: list[str], content: list[float], fallback: bool =
         "source": page.source,
         "url": page.url,
         "title": page.title,
+        "canonical_url": page.meta.url,
+        **page.meta.fields(),
         "recovered": list(page.recovered),
         "fallback": fallback,
         "text": plain_text([b.text for b in page.blocks], labels).strip(),

@@ -16,7 +16,7 @@ class Page:
     source: str  # file name, URL or "-": what error messages name
     url: str  # from CleanEval's <text id>, a WARC record, or empty
     title: str
-    encoding: str
+    encoding: str  # what the bytes were decoded from; "" for a page given as text
     blocks: list[Block]
     meta: PageMeta  # what the page declares about itself (victor/metadata.py)
     # Unclosed elements tidy closed so as to see the page's body
@@ -24,7 +24,7 @@ class Page:
     recovered: tuple[str, ...] = ()
 
 
-def read_page(data: bytes, config: Config, source: str = "-",
+def read_page(data: bytes | str, config: Config, source: str = "-",
               declared_encoding: str | None = None, url: str = "") -> Page:
     """`url` is used where the page itself does not say (a crawl record's
     address).

@@ -28,17 +28,20 @@ from collections import Counter, defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
-import kenlm
 import numpy as np
 
-from victor.errors import VictorError
+from victor.config import MODEL_DIR
+from victor.errors import VictorError, import_extra
 from victor.text import collapse, sentences, words
+
+if TYPE_CHECKING:  # KenLM is an extra, imported when a model is loaded
+    import kenlm
 
 BOS, EOS, UNK = "<s>", "</s>", "<unk>"
 
-DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "lm-default.arpa.gz"
+DEFAULT_MODEL = MODEL_DIR / "lm-default.arpa.gz"
 
 # Calibrated for DEFAULT_MODEL only (docs/perplexity.md): the paper's 8,000
 # belongs to its BNC model, and a perplexity limit means nothing across models.
@@ -247,6 +250,7 @@ class PerplexityModel:
             raise VictorError(
                 f"{path}: no language model there; train one with `python -m victor.perplexity train`"
             )
+        kenlm = import_extra("kenlm", "kenlm", "the perplexity feature")
         config = kenlm.Config()
         config.show_progress = False
         try:

@@ -445,20 +445,24 @@ PARSERS: dict[str, Callable[[str], Element]] = {
 DEFAULT_PARSER = "lexbor"
 
 
-def parse(data: bytes, parser: str = DEFAULT_PARSER, declared: str | None = None,
+def parse(data: bytes | str, parser: str = DEFAULT_PARSER, declared: str | None = None,
           source: str = "-") -> Document:
-    """Bytes to a tree. `declared` is an encoding named outside the page
-    (an HTTP header), tried before the page's own declarations. Bytes that
-    are clearly no page (`sniff`) are refused naming `source`; nesting
-    deeper than `limits.MAX_DEPTH` is flattened (see _LEXBOR_UNSCANNED)."""
+    """Bytes or text to a tree. `declared` is an encoding named outside the
+    page (an HTTP header), tried before the page's own declarations. Bytes
+    that are clearly no page (`sniff`) are refused naming `source`; nesting
+    deeper than `limits.MAX_DEPTH` is flattened (see _LEXBOR_UNSCANNED).
+    Text is already decoded: its encoding is given as ""."""
     try:
         build = PARSERS[parser]
     except KeyError:
         raise VictorError(f"unknown parser {parser!r}; choose one of {', '.join(PARSERS)}")
-    kind = sniff(data)
-    if kind is not None:
-        raise VictorError(f"{source}: not an HTML page ({kind})")
-    text, encoding = decode(data, declared)
+    if isinstance(data, str):
+        text, encoding = _clean(data.removeprefix("\ufeff")), ""
+    else:
+        kind = sniff(data)
+        if kind is not None:
+            raise VictorError(f"{source}: not an HTML page ({kind})")
+        text, encoding = decode(data, declared)
     text, recovered = recover_swallowed(text)
     if build is _from_lexbor and text.count("<") < _LEXBOR_UNSCANNED:
         root = _from_lexbor(text, MAX_DEPTH)

@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Callable
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE.parents[2] / "shared" / "data"
-CLEANEVAL = DATA / "cleaneval-dev" / "html"
-DRAGNET = DATA / "dragnet-train"
+# The repo's own pages: NAME.html beside its gold NAME.txt.
+DATA = HERE.parents[1] / "data"
+CLEANEVAL = DATA / "cleaneval"
+DRAGNET = DATA / "dragnet"
 
 _CHARSET = re.compile(rb"""<meta[^>]*charset[^>]*>""", re.I)
 
@@ -32,16 +33,16 @@ _CHARSET = re.compile(rb"""<meta[^>]*charset[^>]*>""", re.I)
 # a blog post with Spanish comments (UTF-8, accents on every line), a
 # CleanEval page of news paragraphs and one of a real estate agent's
 # with scripts.
-POST = DRAGNET / "html" / "R306.html"
-POST_GOLD = DRAGNET / "gold" / "R306.txt"
-SPANISH = DRAGNET / "html" / "27.html"
+POST = DRAGNET / "R306.html"
+POST_GOLD = DRAGNET / "R306.txt"
+SPANISH = DRAGNET / "27.html"
 NEWS = CLEANEVAL / "36.html"
 SCRIPTED = CLEANEVAL / "1.html"
 # Pages with an element that, left unclosed, takes the rest of the page:
 # a blog post with its comment form's <textarea> at a third of the page, a
 # CleanEval page whose only comment stands just before its text, and one
 # with a <noscript> before its text.
-FORM = DRAGNET / "html" / "R490.html"
+FORM = DRAGNET / "R490.html"
 COMMENTED = CLEANEVAL / "31.html"
 NOSCRIPT = CLEANEVAL / "51.html"
 
@@ -243,7 +244,7 @@ SMALL: dict[str, Callable[[], bytes]] = {
 def big_page(megabytes: int = 20) -> bytes:
     """Real Dragnet pages' bodies one after another in one document."""
     parts, size = [b"<html><head><title>many pages</title></head><body>"], 0
-    for p in itertools.cycle(sorted((DRAGNET / "html").iterdir())):
+    for p in itertools.cycle(sorted(DRAGNET.glob("*.html"))):
         if size >= megabytes * 1_000_000:
             break
         data = p.read_bytes()
