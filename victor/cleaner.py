@@ -121,10 +121,11 @@ class Cleaner:
                               "(a probability that a block is content)")
         self.config = config if isinstance(config, Config) else load_config(config)
         self.selected = features.select_features(self.config)
+        # A missing extra is said first: no model works without it.
+        self.lm = perplexity.for_config(self.config)
         self.model = crf.load_model(model or self.config.model, expected_config=self.config.name,
                                     expected_settings=settings(self.config))
         self.threshold = threshold
-        self.lm = perplexity.for_config(self.config)
 
     def read(self, data: bytes | str, source: str = "-", url: str = "",
              encoding: str | None = None) -> Page:
