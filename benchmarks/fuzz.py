@@ -22,8 +22,10 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import signal
 import sys
+import threading
 import time
 import traceback
 import warnings
@@ -41,7 +43,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from test_properties import (PARSERS, charset_labels, clean_or_refuse,  # noqa: E402
                              html_pages, mutated_pages, read_with_parser)
 
-from victor.batch import write_atomic  # noqa: E402
+from victor.batch import _exit_with_parent, write_atomic  # noqa: E402
 from victor.cleaner import Cleaner  # noqa: E402
 from victor.config import shipped_configs  # noqa: E402
 from victor.limits import time_limit  # noqa: E402
@@ -120,9 +122,16 @@ def fuzz_round(config: str, name: str) -> tuple[str, str, int, dict | None]:
 
 
 def _start_worker() -> None:
-    """Ctrl-C goes to the parent, which saves the state and stops."""
+    """Ctrl-C goes to the parent, which stops handing out rounds; a parent
+    killed outright leaves its workers to notice and exit."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's _stop
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     warnings.simplefilter("ignore", HypothesisWarning)  # long reprs of big examples
+
+
+def _stop(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def load_state(path: Path, configs: list[str]) -> dict:
@@ -219,6 +228,10 @@ def main() -> int:
     ap.add_argument("--failures", default="fuzz-failures",
                     help="folder for the shrunk failing examples (default fuzz-failures)")
     args = ap.parse_args()
+    # Stop after the rounds in hand on Ctrl-C or a plain kill, even when
+    # started in the background (nohup, &), where SIGINT comes ignored.
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
     configs = args.config or shipped_configs()
     state = fuzz(configs, args.inputs, args.minutes * 60, args.jobs, Path(args.state),
                  Path(args.failures))

@@ -14,6 +14,7 @@ import pytest
 from victor.batch import read_input
 from victor.cleaner import FLOOR_CAP, FLOOR_SHARE, Cleaner, floor
 from victor.config import shipped_configs
+from victor.output import plain_text
 
 ROOT = Path(__file__).resolve().parents[1]
 WCXB = ROOT / "data" / "wcxb"
@@ -24,7 +25,15 @@ def article() -> Cleaner:
     return Cleaner("article")
 
 
-def test_a_page_the_model_finds_no_content_on_keeps_its_most_probable_blocks(article):
+def gold_words(name: str) -> set[str]:
+    return set(re.findall(r"\w+", (WCXB / f"{name}.txt").read_text(encoding="utf-8").lower()))
+
+
+def output_words(texts: list[str], labels: list[str]) -> set[str]:
+    return set(re.findall(r"\w+", plain_text(texts, labels).lower()))
+
+
+def test_a_page_the_model_finds_no_content_on_is_kept_and_marked(article):
     # WCXB 4553, a city's home-improvement programme page: the article
     # model (trained on Dragnet pages, never on WCXB) gives no block a
     # content probability above 0.0001 and Viterbi labels every block o.
@@ -32,11 +41,8 @@ def test_a_page_the_model_finds_no_content_on_keeps_its_most_probable_blocks(art
     result = article.clean(read_input(str(page)), str(page))
     assert set(article.model.best_labels(result.scores)) == {"o"}
     assert result.fallback
-    kept = [t for t, lab in zip(result.texts, result.labels) if lab != "o"]
-    assert kept and result.text()
-    # What it keeps is the page's own text, all of it in the person's gold.
-    gold = set(re.findall(r"\w+", (WCXB / "4553.txt").read_text(encoding="utf-8").lower()))
-    assert set(re.findall(r"\w+", result.text().lower())) <= gold
+    # At the shipped share, 0, every block is kept: all of the gold is there.
+    assert gold_words("4553") <= output_words(result.texts, result.labels)
     record = json.loads(result.jsonl())
     assert record["fallback"] is True and record["text"]
 
@@ -45,11 +51,16 @@ def test_the_floor_keeps_the_blocks_near_the_highest_probability(article):
     page = WCXB / "4553.html.gz"
     result = article.clean(read_input(str(page)), str(page))
     content = result.content
-    bar = min(FLOOR_SHARE * max(content), FLOOR_CAP)
-    labels = floor(["o"] * len(content), result.marginals)
-    assert [lab != "o" for lab in labels] == [p >= bar for p in content]
-    assert labels[content.index(max(content))] != "o"
-    assert set(labels) <= set("phlco")
+    for share in (FLOOR_SHARE, 0.3, 1.0):
+        labels = floor(["o"] * len(content), result.marginals, share)
+        bar = min(share * max(content), FLOOR_CAP)
+        assert [lab != "o" for lab in labels] == [p >= bar for p in content]
+        assert labels[content.index(max(content))] != "o"
+        assert set(labels) <= set("phlc") | {"o"}
+    # At a share of 0.3 it keeps three blocks, every word of them gold.
+    labels = floor(["o"] * len(content), result.marginals, 0.3)
+    assert sum(lab != "o" for lab in labels) == 3
+    assert output_words(result.texts, labels) <= gold_words("4553")
 
 
 @pytest.mark.parametrize("config", shipped_configs())

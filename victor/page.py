@@ -17,8 +17,8 @@ class Page:
     title: str
     encoding: str
     blocks: list[Block]
-    # Unclosed elements tidy closed so as to see the page's body
-    # (Document.recovered).
+    # What was done to find the page's text: unclosed elements tidy closed
+    # (Document.recovered), text taken from noscript or the description.
     recovered: tuple[str, ...] = ()
 
 
