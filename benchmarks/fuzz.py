@@ -79,7 +79,7 @@ PROPERTIES = {
                           lambda cleaner, d: clean_or_refuse(cleaner, *d)),
     "every parser": (st.tuples(st.one_of(SMALL_MARKUP, SMALL_BYTES),
                                st.sampled_from(sorted(PARSERS))),
-                     lambda cleaner, d: read_with_parser(*d)),
+                     lambda cleaner, d: read_with_parser(*d, cleaner.config.name)),
     "same output twice": (st.one_of(SMALL_MARKUP, SMALL_BYTES), same_twice),
 }
 

@@ -186,10 +186,10 @@ def test_any_charset_an_http_header_declares_is_survived(cleaner, data, declared
     clean_or_refuse(cleaner, data, declared)
 
 
-def read_with_parser(data: bytes, parser: str) -> None:
+def read_with_parser(data: bytes, parser: str, config_name: str = "cleaneval") -> None:
     """The page's blocks, each non-empty and with its whitespace collapsed,
-    whichever parser builds the tree."""
-    config = dataclasses.replace(load_config("cleaneval"), parser=parser)
+    whichever parser builds the tree, under the deletions of any config."""
+    config = dataclasses.replace(load_config(config_name), parser=parser)
     try:
         page = read_page(data, config, "generated.html")
     except VictorError as e:
