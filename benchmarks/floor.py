@@ -27,8 +27,8 @@ from victor.output import plain_text
 
 ROOT = Path(__file__).resolve().parents[1]
 # (share, cap) settings tried beside the shipped one; None: no floor.
-SETTINGS = [None, (0.1, 0.5), (0.2, 0.5), (FLOOR_SHARE, FLOOR_CAP), (0.5, 0.5), (0.8, 0.5),
-            (1.0, 0.5), (0.3, 0.3)]
+SETTINGS = [None, (0.0, 0.5), (0.03, 0.5), (0.05, 0.5), (0.1, 0.5), (0.2, 0.5),
+            (FLOOR_SHARE, FLOOR_CAP), (0.5, 0.5), (1.0, 0.5), (0.3, 0.3)]
 GOLD_WORDS = 5
 
 

@@ -27,6 +27,7 @@ from batch_support import model_for_tests, response
 from repo_data import CLEANEVAL, ROOT, pages
 from hostile import make_corpus as corpus
 
+from victor.batch import read_input
 from victor.cleaner import Cleaner
 from victor.config import load_config, shipped_configs
 from victor.errors import VictorError
@@ -153,6 +154,29 @@ def test_a_noscript_never_closed_no_longer_takes_the_page_with_it(cleaner):
     # "leaderboard ad") as the page's first block.
     assert result.texts[-len(original.texts):] == original.texts
     assert result.page.recovered == ("unclosed <noscript>",)
+
+
+def test_a_page_whose_text_is_all_in_noscript_keeps_it(cleaner):
+    # WCXB 0501, a Discourse forum thread: the posts are in <noscript> and
+    # scripts build the page, so configs that delete noscript saw nothing.
+    page = ROOT / "data/wcxb/0501.html.gz"
+    result = cleaner.clean(read_input(str(page)), str(page))
+    assert "We’re on Teams and whatever version was released last night" in " ".join(
+        result.texts)
+    assert result.text()
+    if "noscript" in cleaner.config.tag_delete:
+        assert result.page.recovered == ("text only in <noscript>",)
+
+
+def test_a_page_with_no_text_but_its_description_gives_the_description(cleaner):
+    # WCXB 4147, a Discourse thread saved before its scripts ran, without
+    # noscript: the question's first lines are in its description alone.
+    page = ROOT / "data/wcxb/4147.html.gz"
+    result = cleaner.clean(read_input(str(page)), str(page))
+    assert len(result.texts) == 1 and result.texts[0].startswith(
+        "I have nothing smart in my apartment in Norway. So I want to start.")
+    assert result.text() == result.texts[0] + "\n"
+    assert result.page.recovered == ("text only in the description <meta>",)
 
 
 def test_a_page_closed_properly_records_no_recovery(cleaner):

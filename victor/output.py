@@ -103,9 +103,10 @@ def listing(texts: list[str], labels: list[str]) -> str:
 
 def jsonl_record(page, labels: list[str], content: list[float], fallback: bool = False) -> str:
     """One JSON line a page: what a corpus builder stores, with what the
-    page declares about itself (victor/metadata.py). `recovered` names
-    the unclosed elements the page's markup was read past (tidy's
-    recover_swallowed) and `fallback` says that the CRF kept no block and
+    page declares about itself (victor/metadata.py). `recovered` says what
+    was done to find the page's text (an unclosed element read past, text
+    taken from noscript or the description: page.read_page), and
+    `fallback` says that the CRF kept no block and
     the text is the page's most probable content (cleaner.floor): a corpus
     builder may want to weigh or drop such pages."""
     import json

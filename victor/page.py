@@ -19,8 +19,8 @@ class Page:
     encoding: str  # what the bytes were decoded from; "" for a page given as text
     blocks: list[Block]
     meta: PageMeta  # what the page declares about itself (victor/metadata.py)
-    # Unclosed elements tidy closed so as to see the page's body
-    # (Document.recovered).
+    # What was done to find the page's text: unclosed elements tidy closed
+    # (Document.recovered), text taken from noscript or the description.
     recovered: tuple[str, ...] = ()
 
 

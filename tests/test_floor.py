@@ -1,0 +1,79 @@
+"""The floor under decoding (victor.cleaner.floor): a page with text never
+comes out empty. When the CRF labels no block as content, the blocks whose
+content probability comes nearest the page's highest are kept, and the
+JSON record says that the fallback was used."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from victor.batch import read_input
+from victor.cleaner import FLOOR_CAP, FLOOR_SHARE, Cleaner, floor
+from victor.config import shipped_configs
+from victor.output import plain_text
+
+ROOT = Path(__file__).resolve().parents[1]
+WCXB = ROOT / "data" / "wcxb"
+
+
+@pytest.fixture(scope="module")
+def article() -> Cleaner:
+    return Cleaner("article")
+
+
+def gold_words(name: str) -> set[str]:
+    return set(re.findall(r"\w+", (WCXB / f"{name}.txt").read_text(encoding="utf-8").lower()))
+
+
+def output_words(texts: list[str], labels: list[str]) -> set[str]:
+    return set(re.findall(r"\w+", plain_text(texts, labels).lower()))
+
+
+def test_a_page_the_model_finds_no_content_on_is_kept_and_marked(article):
+    # WCXB 4553, a city's home-improvement programme page: the article
+    # model (trained on Dragnet pages, never on WCXB) gives no block a
+    # content probability above 0.0001 and Viterbi labels every block o.
+    page = WCXB / "4553.html.gz"
+    result = article.clean(read_input(str(page)), str(page))
+    assert set(article.model.best_labels(result.scores)) == {"o"}
+    assert result.fallback
+    # At the shipped share, 0, every block is kept: all of the gold is there.
+    assert gold_words("4553") <= output_words(result.texts, result.labels)
+    record = json.loads(result.jsonl())
+    assert record["fallback"] is True and record["text"]
+
+
+def test_the_floor_keeps_the_blocks_near_the_highest_probability(article):
+    page = WCXB / "4553.html.gz"
+    result = article.clean(read_input(str(page)), str(page))
+    content = result.content
+    for share in (FLOOR_SHARE, 0.3, 1.0):
+        labels = floor(["o"] * len(content), result.marginals, share)
+        bar = min(share * max(content), FLOOR_CAP)
+        assert [lab != "o" for lab in labels] == [p >= bar for p in content]
+        assert labels[content.index(max(content))] != "o"
+        assert set(labels) <= set("phlc") | {"o"}
+    # At a share of 0.3 it keeps three blocks, every word of them gold.
+    labels = floor(["o"] * len(content), result.marginals, 0.3)
+    assert sum(lab != "o" for lab in labels) == 3
+    assert output_words(result.texts, labels) <= gold_words("4553")
+
+
+@pytest.mark.parametrize("config", shipped_configs())
+def test_a_page_whose_content_the_crf_keeps_is_left_alone(config):
+    # CleanEval 36, news paragraphs: every config keeps some of them.
+    cleaner = Cleaner(config)
+    page = ROOT / "data" / "cleaneval" / "36.html"
+    result = cleaner.clean(page.read_bytes(), str(page))
+    assert not result.fallback
+    assert result.labels == cleaner.model.best_labels(result.scores)
+    assert json.loads(result.jsonl())["fallback"] is False
+
+
+def test_a_page_without_blocks_stays_empty_and_is_no_fallback(article):
+    result = article.clean(b"<html><body><script>var a = 1;</script></body></html>")
+    assert (result.labels, result.text(), result.fallback) == ([], "", False)
