@@ -24,7 +24,7 @@ from victor.errors import VictorError
 
 # The config used when none is named: by the commands, the API and the
 # scripts.
-DEFAULT_CONFIG = "cleaneval"
+DEFAULT_CONFIG = "general"
 
 
 def _package_folder(name: str) -> Path:
