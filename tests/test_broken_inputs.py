@@ -92,9 +92,13 @@ def test_a_model_for_another_config(model, tmp_path):
     meta = json.loads(Path(f"{copy}.json").read_text(encoding="utf-8"))
     meta["config"] = "dragnet"
     Path(f"{copy}.json").write_text(json.dumps(meta), encoding="utf-8")
-    one_line_error(run("clean.py", "--model", copy, PAGE),
+    one_line_error(run("clean.py", "--config", "cleaneval", "--model", copy, PAGE),
                    f"{copy}: trained for config 'dragnet', not 'cleaneval'; "
                    "retrain or choose the matching model")
+    # Named alone, a model brings its own config, and this one's is nowhere.
+    one_line_error(run("clean.py", "--model", copy, PAGE),
+                   f"{copy}: trained for config 'dragnet', which is neither shipped nor "
+                   "where it was; name its config with --config")
 
 
 def test_a_folder_given_as_the_model(tmp_path):

@@ -53,7 +53,8 @@ def test_clean_from_another_folder_prints_the_pages_text(cleaneval, tmp_path):
     proc = victor_command("clean", "--format", "text", page, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == Cleaner().clean(page.read_bytes()).text()
-    assert proc.stdout.startswith("If you feel it's time to start taking action")
+    # The default (general) model keeps the page's opening paragraph.
+    assert proc.stdout.startswith("72% of homeowners are dissatisfied")
 
 
 def test_the_scripts_are_the_command(cleaneval, tmp_path):
@@ -186,7 +187,7 @@ def test_threshold_must_be_a_probability(cleaneval, tmp_path, threshold):
 # --- outputs ----------------------------------------------------------------------
 
 def test_markdown_has_headings_list_items_and_joined_paragraphs(cleaneval):
-    result = Cleaner().clean((cleaneval / "1.html").read_bytes())
+    result = Cleaner("cleaneval").clean((cleaneval / "1.html").read_bytes())
     markdown = result.markdown()
     # The same segments as the CleanEval format, one to a Markdown block.
     expected = []
@@ -243,7 +244,7 @@ def test_web_addresses_are_refused_and_the_batch_goes_on(cleaneval, tmp_path):
     url = "https://example.com/page.html"
     proc = victor_command("clean", "--format", "text", url, cleaneval / "1.html", cwd=tmp_path)
     assert proc.returncode == 1
-    assert proc.stdout.startswith(f"==> {cleaneval / '1.html'} <==\nIf you feel")
+    assert proc.stdout.startswith(f"==> {cleaneval / '1.html'} <==\n72% of homeowners")
     assert proc.stderr.splitlines()[-1] == (
         f"failed: {url}: Victor does not download pages; save the page first "
         "(curl -o page.html URL) and clean the file")

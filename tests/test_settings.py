@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from victor.cleaner import Cleaner
-from victor.config import differences, load_config, settings
+from victor.config import CONFIG_DIR, differences, load_config, settings
 from victor.errors import VictorError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,7 +22,7 @@ PAGE = ROOT / "data" / "cleaneval" / "1.html"
 def edited_config(tmp_path: Path) -> Path:
     """The shipped cleaneval config with one value list changed; same name,
     so it names the shipped model and template."""
-    text = (ROOT / "configs" / "cleaneval.yaml").read_text(encoding="utf-8")
+    text = (CONFIG_DIR / "cleaneval.yaml").read_text(encoding="utf-8")
     edited = text.replace("split.p: [0, 1, 2, 3]", "split.p: [0, 1, 2, 4]")
     assert edited != text
     path = tmp_path / "cleaneval.yaml"
@@ -56,3 +56,11 @@ def test_differences_name_every_changed_setting():
     changed = replace(config, tag_delete=config.tag_delete - {"noscript"},
                       scales={**config.scales, "position": 5})
     assert differences(settings(config), settings(changed)) == ["scales.position", "tag-delete"]
+
+
+def test_a_model_named_alone_brings_its_config():
+    """The shipped cleaneval model, named without --config, is cleaned with
+    the cleaneval config, not the default."""
+    model = load_config("cleaneval").model
+    assert Cleaner(model=model).config.name == "cleaneval"
+    assert Cleaner().config.name == "general"

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from victor import crf, features, output, perplexity
-from victor.config import DEFAULT_CONFIG, Config, load_config, settings
+from victor.config import CONFIG_DIR, DEFAULT_CONFIG, ROOT, Config, load_config, settings
 from victor.errors import VictorError
 from victor.page import Page, read_page
 
@@ -113,6 +113,24 @@ class Result:
         return getattr(self, fmt)()
 
 
+def config_of(model: str | Path) -> str:
+    """The config a model was trained with, for a model named without one:
+    the config file it recorded, where it still is, else the shipped config
+    of that name."""
+    if not Path(model).is_file():
+        return DEFAULT_CONFIG  # loading the model says what is wrong with it
+    metadata = crf.read_metadata(model)
+    recorded = metadata.get("config_path", "")
+    for path in (Path(recorded), ROOT / recorded) if recorded else ():
+        if path.is_file():
+            return str(path)
+    name = str(metadata.get("config", ""))
+    if not (CONFIG_DIR / f"{name}.yaml").is_file():
+        raise VictorError(f"{model}: trained for config {name!r}, which is neither shipped "
+                          "nor where it was; name its config with --config")
+    return name
+
+
 class Cleaner:
     """Loads what cleaning needs once; `clean` may then be called for many pages.
 
@@ -120,11 +138,13 @@ class Cleaner:
     the config's model; with `threshold` (a probability, 0 to 1) a content
     block the model is less sure of than that becomes boilerplate."""
 
-    def __init__(self, config: str | Path | Config = DEFAULT_CONFIG,
+    def __init__(self, config: str | Path | Config | None = None,
                  model: str | Path | None = None, threshold: float | None = None):
         if threshold is not None and not 0.0 <= threshold <= 1.0:
             raise VictorError(f"threshold {threshold:g}: must lie between 0 and 1 "
                               "(a probability that a block is content)")
+        if config is None:
+            config = config_of(model) if model else DEFAULT_CONFIG
         self.config = config if isinstance(config, Config) else load_config(config)
         self.selected = features.select_features(self.config)
         # A missing extra is said first: no model works without it.

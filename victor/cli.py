@@ -43,7 +43,13 @@ def _absolute(path: str | None) -> str | None:
 
 
 def clean_main(args: argparse.Namespace) -> int:
-    config = args.config if resolve(args.config).parent == CONFIG_DIR else _absolute(args.config)
+    from victor.cleaner import config_of
+
+    try:
+        named = args.config or (config_of(args.model) if args.model else DEFAULT_CONFIG)
+    except VictorError as e:
+        return fail(str(e), args.debug)
+    config = named if resolve(named).parent == CONFIG_DIR else _absolute(named)
     settings = batch.Settings(config, _absolute(args.model),
                               args.threshold, int(args.max_size * 1_000_000), args.overwrite,
                               args.timeout or None)
@@ -242,7 +248,8 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("files", nargs="+",
                     help="pages, WARC files (.warc, .warc.gz), folders of them, fsspec URLs, "
                          "or - for standard input")
-    ap.add_argument("--config", default=DEFAULT_CONFIG, help=_CONFIG_HELP)
+    ap.add_argument("--config", help=_CONFIG_HELP + "; with --model alone, the one the "
+                                      "model was trained with")
     ap.add_argument("--model", help="model file (default: the config's shipped model)")
     ap.add_argument("--format", choices=FORMATS,
                     help=f"output format of pages (default {batch.DEFAULT_FORMAT}); "

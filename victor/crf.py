@@ -772,6 +772,21 @@ def _marginals(scores: np.ndarray, transition: np.ndarray) -> np.ndarray:
     return joint / joint.sum(axis=1, keepdims=True)
 
 
+def read_metadata(path: str | os.PathLike) -> dict:
+    """MODEL.json beside a model: what it was trained with and on."""
+    path = Path(path)
+    meta_path = _metadata_path(path)
+    try:
+        metadata = json.loads(meta_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise VictorError(f"{meta_path}: model metadata not found; retrain {path}") from None
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise VictorError(f"{meta_path}: unreadable model metadata ({e}); retrain {path}") from None
+    if not isinstance(metadata, dict) or not isinstance(metadata.get("template"), dict):
+        raise VictorError(f"{meta_path}: not Victor model metadata; retrain {path}")
+    return metadata
+
+
 def load_model(path: str | os.PathLike, expected_config: object = None,
                expected_settings: dict | None = None) -> Model:
     """Opens a model written by train(), refusing anything crfsuite might
@@ -788,14 +803,7 @@ def load_model(path: str | os.PathLike, expected_config: object = None,
         raise VictorError(f"{path}: model file not found; train one first") from None
     except OSError as e:
         raise VictorError(f"{path}: cannot read model ({e.strerror})") from None
-    try:
-        metadata = json.loads(meta_path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise VictorError(f"{meta_path}: model metadata not found; retrain {path}") from None
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        raise VictorError(f"{meta_path}: unreadable model metadata ({e}); retrain {path}") from None
-    if not isinstance(metadata, dict) or not isinstance(metadata.get("template"), dict):
-        raise VictorError(f"{meta_path}: not Victor model metadata; retrain {path}")
+    metadata = read_metadata(path)
 
     if len(data) != metadata.get("model_bytes") or not data.startswith(b"lCRF"):
         raise VictorError(f"{path}: truncated or corrupt model file ({len(data)} bytes, "
