@@ -37,6 +37,7 @@ from typing import Callable
 
 from benchmarks.common import CLEANEVAL, page_files, table
 from benchmarks.peers import PEERS
+from victor.config import DEFAULT_CONFIG
 
 # Cleans all the pages given; returns what failed, one line a page.
 Runner = Callable[[list[Path]], list[str]]
@@ -210,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"a folder of pages or a collection (repeatable; default {CLEANEVAL})")
     ap.add_argument("--sample", type=int, metavar="N", help="a seeded random N pages of each folder")
     ap.add_argument("--rows", default=",".join(ROWS), help=f"comma-separated, of: {', '.join(ROWS)}")
-    ap.add_argument("--config", default="cleaneval", help="Victor's config")
+    ap.add_argument("--config", default=DEFAULT_CONFIG, help=f"Victor's config (default {DEFAULT_CONFIG})")
     ap.add_argument("--model", help="Victor's model (default: the config's)")
     ap.add_argument("--jobs", "-j", type=int, default=2, help="processes of the victor-clean-j row")
     ap.add_argument("--repeat", type=int, default=1,
