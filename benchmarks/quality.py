@@ -38,7 +38,7 @@ import tempfile
 import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from statistics import mean
 from typing import Callable, Sequence
