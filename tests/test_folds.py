@@ -11,21 +11,22 @@ from pathlib import Path
 
 import pytest
 
-from victor.batch import read_input
-from victor.annotation import load_annotation
+from victor.annotation import load_annotation, read_page_file
+from victor.config import load_config
 from victor.errors import VictorError
-from victor.folds import PageGroup, declared_url, host, page_folds, page_group, site_folds
+from victor.folds import PageGroup, host, page_folds, page_group, site_folds
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 
 
 def groups_of(annos: list[Path]) -> list[PageGroup]:
+    config = load_config("general")
     out = []
     for a in annos:
         annotation = load_annotation(a)
-        data = b"" if annotation.url else read_input(annotation.source)
-        out.append(page_group(a, annotation.url, data))
+        declared = "" if annotation.url else read_page_file(annotation.source, config).meta.url
+        out.append(page_group(a, annotation.url, declared))
     return out
 
 
@@ -42,19 +43,19 @@ def test_the_site_is_the_host_of_the_address_the_page_was_crawled_from():
     assert host("https://www.Example.com:8080/a?b") == "example.com"
     assert host("") == "" and host("not a url") == ""
     a = DATA / "wcxb" / "0001.anno"
-    group = page_group(a, load_annotation(a).url, b"")
+    group = page_group(a, load_annotation(a).url)
     assert group == PageGroup("scratchculinary.com", "wcxb/article")
 
 
 def test_a_page_without_a_recorded_address_is_grouped_by_the_one_it_declares():
     """Dragnet's annotations have no url; page 100 links its canonical address."""
-    data = (DATA / "dragnet" / "100.html").read_bytes()
-    assert host(declared_url(data)) == "cbsnews.com"
-    assert page_group(DATA / "dragnet" / "100.anno", "", data).site == "cbsnews.com"
+    declared = read_page_file(DATA / "dragnet" / "100.html", load_config("general")).meta.url
+    assert host(declared) == "cbsnews.com"
+    assert page_group(DATA / "dragnet" / "100.anno", "", declared).site == "cbsnews.com"
 
 
 def test_a_page_with_no_known_address_is_a_group_of_its_own():
-    group = page_group(DATA / "dragnet" / "X.anno", "", b"<html><body>hi</body></html>")
+    group = page_group(DATA / "dragnet" / "X.anno", "", "")
     assert group.site.startswith("page:")
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,16 +22,6 @@ from urllib.parse import urlsplit
 from victor.errors import VictorError
 
 SPLITS = ("site", "page")
-
-# The page's own address where the crawl did not record one. Pages declare
-# it in <head> as a canonical link or an Open Graph URL; a regular
-# expression over the first bytes finds it without building a tree.
-_DECLARED_URL = re.compile(
-    rb"<link\b[^>]*\brel\s*=\s*[\"']?canonical\b[^>]*>|<meta\b[^>]*\bproperty\s*=\s*[\"']?og:url\b[^>]*>",
-    re.IGNORECASE)
-_HREF = re.compile(rb"\b(?:href|content)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))", re.IGNORECASE)
-_HEAD_BYTES = 200_000
-
 
 @dataclass(frozen=True)
 class PageGroup:
@@ -51,25 +40,15 @@ def host(url: str) -> str:
     return netloc.lower().removeprefix("www.")
 
 
-def declared_url(data: bytes) -> str:
-    """The canonical link or og:url the page declares, or empty."""
-    m = _DECLARED_URL.search(data, 0, _HEAD_BYTES)
-    if not m:
-        return ""
-    href = _HREF.search(m.group(0))
-    if not href:
-        return ""
-    return next(g for g in href.groups() if g is not None).decode("utf-8", "replace")
-
-
-def page_group(anno_path: str | Path, url: str, page_bytes: bytes) -> PageGroup:
+def page_group(anno_path: str | Path, url: str, declared: str = "") -> PageGroup:
     """The site is the host of the annotation's address (CleanEval's
-    `<text id>`, WCXB's metadata), else of the address the page declares;
+    `<text id>`, WCXB's metadata), else of the address the page declares
+    (`declared`: its canonical link or og:url, victor.metadata);
     a page with neither is a group of its own. The stratum is the folder
     the annotation is in (the collection), with WCXB's `page_type` from
     NAME.json beside it."""
     anno_path = Path(anno_path)
-    site = host(url) or host(declared_url(page_bytes)) or f"page:{anno_path}"
+    site = host(url) or host(declared) or f"page:{anno_path}"
     stratum = anno_path.parent.name
     meta = anno_path.with_suffix(".json")
     if meta.exists():

@@ -23,7 +23,6 @@ from typing import Callable, Iterable, Iterator, Sequence
 from victor import crf, evaluate, features, output, perplexity
 from victor.align import read_gold
 from victor.annotation import load_annotation, load_training_page
-from victor.batch import read_input
 from victor.cleaner import floor
 from victor.folds import PageGroup, page_folds, page_group, site_folds
 from victor.config import MODEL_DIR, ROOT, Config, settings
@@ -57,7 +56,7 @@ def load_example(anno_path: str, config: Config, lm=None) -> Example:
     page, labels = load_training_page(anno_path, config, annotation)
     texts = [b.text for b in page.blocks]
     url = annotation.url or page.url
-    group = page_group(anno_path, url, b"" if url else read_input(annotation.source))
+    group = page_group(anno_path, url, page.meta.url)
     return Example(anno_path, url, texts, labels, features.compute(page, config, lm),
                    gold_text(Path(anno_path), texts, labels), group)
 
