@@ -279,9 +279,15 @@ def test_plain_gold_takes_heading_and_list_kinds_from_the_markup():
     assert labels["Fuel Your Fall with Scratch"] == "h"
 
 
-def test_wcxb_annotation_keeps_the_address_from_its_metadata():
+def test_wcxb_annotation_keeps_the_address_from_its_metadata(tmp_path):
     meta = json.loads((WCXB / "0001.json").read_text(encoding="utf-8"))
     assert load_annotation(WCXB / "0001.anno").url == meta["url"]
+    # Made again from the copy in data/wcxb, NAME.json beside NAME.txt.
+    annotate_from_gold(WCXB / "0001.txt", WCXB / "0001.html.gz", tmp_path / "0001.anno",
+                       load_config("general"))
+    again = load_annotation(tmp_path / "0001.anno")
+    assert again.url == meta["url"]
+    assert again.labels == load_annotation(WCXB / "0001.anno").labels
 
 
 # --- export and statistics ----------------------------------------------

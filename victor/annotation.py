@@ -216,10 +216,13 @@ def annotate_from_gold(gold_path: str | os.PathLike, page_path: str | os.PathLik
 
 
 def _meta_url(gold_path: Path) -> str:
-    """WCXB keeps each page's address in meta/NAME.json beside gold/NAME.txt;
-    the annotation keeps it, since folds group pages by web site."""
-    meta = gold_path.parent.parent / "meta" / f"{gold_path.stem}.json"
-    if not meta.exists():
+    """WCXB keeps each page's address in meta/NAME.json beside gold/NAME.txt
+    (data/wcxb: NAME.json beside NAME.txt); the annotation keeps it, since
+    folds group pages by web site."""
+    meta = next((m for m in (gold_path.with_suffix(".json"),
+                             gold_path.parent.parent / "meta" / f"{gold_path.stem}.json")
+                 if m.exists()), None)
+    if meta is None:
         return ""
     try:
         url = json.loads(meta.read_text(encoding="utf-8")).get("url", "")
