@@ -39,7 +39,7 @@ import tempfile
 import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from statistics import mean
 from typing import Callable, Sequence
@@ -176,37 +176,43 @@ def victor_runs(pages: dict[str, list[Page]], folds: int, jobs: int, max_iterati
     work = tempfile.mkdtemp(prefix="victor-quality-")
     tasks, owners = [], []
 
-    def add(owner, config, train_set, test_set) -> None:
+    def add(owner, config, train_set, test_sets: dict[str, list[learning.Example]]) -> None:
+        """One training, tested on each of `test_sets` (collection -> pages)."""
         params = dict(config.crf)
         if max_iterations:
             params["max-iterations"] = max_iterations
+        test_set = [e for ps in test_sets.values() for e in ps]
         tasks.append((len(tasks), train_set, test_set, config, params, work))
-        owners.append(owner)
+        owners.append((owner, {e.name: c for c, ps in test_sets.items() for e in ps}))
 
     for name, by_collection in loaded.items():
         examples = [e for c in by_collection for e in by_collection[c]]
         for _, train_set, test_set in learning.fold_tasks(examples, folds, "site"):
-            add(("cv", name), configs[name], train_set, test_set)
+            add(("cv", name), configs[name], train_set, {"": test_set})
     if transfer:
         everything = loaded[DEFAULT_CONFIG]
         for held in everything:
             others = [c for c in everything if c != held]
-            for c in others:
-                add(("transfer", held, c), default, everything[held], everything[c])
-            add(("transfer", "all but " + held, held), default,
-                [e for c in others for e in everything[c]], everything[held])
+            add(("transfer", held), default, everything[held], {c: everything[c] for c in others})
+            add(("transfer", "all but " + held), default,
+                [e for c in others for e in everything[c]], {held: everything[held]})
+    # Largest trainings first, so that the last ones to finish are short.
+    order = sorted(range(len(tasks)), key=lambda i: -sum(len(e.labels) for e in tasks[i][1]))
     t = time.perf_counter()
     with ProcessPoolExecutor(jobs) as pool:
-        results = list(pool.map(learning.run_fold, tasks))
+        done = dict(zip(order, pool.map(learning.run_fold, [tasks[i] for i in order])))
+    results = [done[i] for i in range(len(tasks))]
     print(f"{len(tasks)} trainings in {time.perf_counter() - t:.0f} s", file=sys.stderr)
     by_name = {name: {e.name: e for c in loaded[name].values() for e in c} for name in loaded}
     cv: dict[str, list] = defaultdict(list)
     moved: dict[tuple[str, str], list] = defaultdict(list)
-    for owner, r in zip(owners, results):
+    for (owner, tested), r in zip(owners, results):
         if owner[0] == "cv":
             cv[owner[1]].append(r)
-        else:
-            moved[owner[1:]].append(r)
+            continue
+        for collection in set(tested.values()):
+            part = [p for p in r.predictions if tested[p.name] == collection]
+            moved[owner[1], collection].append(replace(r, predictions=part))
     return ({n: _collect(rs, by_name[n]) for n, rs in cv.items()},
             {k: _collect(rs, by_name[DEFAULT_CONFIG]) for k, rs in moved.items()})
 
