@@ -39,12 +39,14 @@ def _digests(args: tuple[str, list[str]]) -> dict[str, str]:
     cleaner = Cleaner(config)
     out = {}
     for path in paths:
+        # Named relative to data/, so that the digests hold in any checkout.
+        name = Path(path).relative_to(DATA).as_posix()
         try:
-            result = cleaner.clean(read_input(path), source=path)
+            result = cleaner.clean(read_input(path), source=name)
             body = "\0".join(result.render(f) for f in FORMATS)
         except VictorError as e:
             body = f"error: {e}"
-        out[Path(path).relative_to(DATA).as_posix()] = hashlib.sha256(body.encode()).hexdigest()
+        out[name] = hashlib.sha256(body.encode()).hexdigest()
     return out
 
 
