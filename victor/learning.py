@@ -27,6 +27,7 @@ from victor.cleaner import floor
 from victor.folds import PageGroup, page_folds, page_group, site_folds
 from victor.config import MODEL_DIR, ROOT, Config, settings
 from victor.errors import VictorError
+from victor.labels import OTHER
 
 
 @dataclass
@@ -97,8 +98,8 @@ def disable(examples: list[Example], names: Iterable[str]) -> list[Example]:
 
 def train(examples: Sequence[Example], config: Config, model_path: str | os.PathLike,
           params: dict, on_iteration: Callable[[int, float], None] | None = None) -> dict:
-    template = crf.load_template(config.template)
-    template = replace(template, source=_portable(Path(template.source)))
+    """Fits a model and writes it with what it was trained with and on;
+    returns the metadata written."""
     metadata = {
         "config": config.name,
         "config_path": _portable(config.path),
@@ -106,8 +107,16 @@ def train(examples: Sequence[Example], config: Config, model_path: str | os.Path
         "settings": settings(config),
         "training_pages": [e.name for e in examples],
     }
-    return crf.train([e.features for e in examples], [e.labels for e in examples], template,
-                     params, model_path, metadata, on_iteration)
+    return fit(examples, config, params, on_iteration).save(model_path, metadata)
+
+
+def fit(examples: Sequence[Example], config: Config, params: dict,
+        on_iteration: Callable[[int, float], None] | None = None) -> crf.CRF:
+    """A CRF of the config's template fitted to the examples, in memory."""
+    template = crf.load_template(config.template)
+    template = replace(template, source=_portable(Path(template.source)))
+    return crf.CRF(template, params, on_iteration).fit([e.features for e in examples],
+                                                       [e.labels for e in examples])
 
 
 def _portable(path: Path) -> str:
@@ -200,20 +209,18 @@ def run_fold(args) -> FoldResult:
         lm = fold_language_model(train_set, Path(workdir) / f"fold{fold}.arpa")
         train_set = with_perplexity(train_set, config, lm)
         test_set = with_perplexity(test_set, config, lm)
-    model_path = Path(workdir) / f"fold{fold}.crfsuite"
-    train(train_set, config, model_path, params)
-    model = crf.load_model(model_path)
-    return score_fold(fold, model, test_set)
+    return score_fold(fold, fit(train_set, config, params), test_set)
 
 
-def score_fold(fold: int, model: crf.Model, test_set: Sequence[Example]) -> FoldResult:
-    """A trained model's figures on pages it has not seen."""
+def score_fold(fold: int, estimator: crf.CRF, test_set: Sequence[Example]) -> FoldResult:
+    """A fitted CRF's figures on pages it has not seen."""
     predicted, truth, predictions = [], [], []
     words = shingles = evaluate.Overlap(0, 0, 0)
-    for e in test_set:
-        labels, marginals = model.tag(e.features)
+    pages = [e.features for e in test_set]
+    for e, labels, marginals in zip(test_set, estimator.predict(pages),
+                                    estimator.predict_marginals(pages)):
         labels = floor(labels, marginals) or labels  # as the Cleaner decodes
-        predictions.append(Prediction(e.name, labels, [1.0 - m.get("o", 0.0) for m in marginals]))
+        predictions.append(Prediction(e.name, labels, [1.0 - m.get(OTHER, 0.0) for m in marginals]))
         predicted.extend(labels)
         truth.extend(e.labels)
         score = evaluate.score_page(e.name, output.plain_text(e.texts, labels), e.gold)
