@@ -79,3 +79,15 @@ def test_bad_parameters_are_refused_when_the_crf_is_made(pages, params, fault):
     config, _, _ = pages
     with pytest.raises(VictorError, match=fault):
         CRF(load_template(config.template), params)
+
+
+def test_a_config_and_the_estimator_refuse_the_same_parameters(tmp_path):
+    from victor.config import CONFIG_DIR, load_config as load
+
+    yaml = (CONFIG_DIR / "cleaneval.yaml").read_text()
+    for line, fault in (("  c3: 1\n", "unknown parameter 'c3'"),
+                        ("  c2: -1\n", "parameter 'c2' must be a number, 0 or more")):
+        path = tmp_path / "bad.yaml"
+        path.write_text(yaml.replace("  c2: 30\n", line))
+        with pytest.raises(VictorError, match=f"^{path}: key 'crf': {fault}"):
+            load(path)
