@@ -152,6 +152,10 @@ class Cleaner:
         self.lm = perplexity.for_config(self.config)
         self.model = crf.load_model(model or self.config.model, expected_config=self.config.name,
                                     expected_settings=settings(self.config))
+        # What the model was trained without (learn --disable) stays out.
+        disabled = self.model.metadata.get("disabled", [])
+        if disabled:
+            self.selected = features.select_features(self.config, disabled)
         self.threshold = threshold
 
     def read(self, data: bytes | str, source: str = "-", url: str = "",
@@ -167,7 +171,7 @@ class Cleaner:
         return self.label(self.read(data, source, url, encoding))
 
     def label(self, page: Page) -> Result:
-        dicts = features.compute(page, self.config, self.lm)
+        dicts = features.compute(page, self.config, self.lm, self.selected)
         scores = self.model.scores(dicts)
         result = Result(page, self.model.best_labels(scores), dicts, scores, self.model)
         floored = floor(result.labels, result.marginals) if OTHER in result.labels else None
