@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from victor import learning
+from victor.cleaner import Cleaner
 from victor.config import CONFIG_DIR, load_config
 from victor.errors import VictorError
+from victor.features import select_features
 from victor.perplexity import PerplexityModel, sentence_words, text_paragraphs
 from victor.text import words
 
@@ -46,23 +48,27 @@ def first_long_sentence(anno: str) -> str:
 
 # --- --disable --------------------------------------------------------------
 
-def test_disable_drops_a_family_and_named_features(examples):
-    left = learning.disable(examples, ["duplicate-count", "first-duplicate", "char.*"])
-    names = set(left[0].features[0])
-    assert "duplicate-count" not in names and "first-duplicate" not in names
-    assert not any(n.startswith("char.") for n in names)
-    assert "token.alpha-abs" in names and "perplexity" in names
+def test_disable_drops_a_family_and_named_features(config):
+    left = select_features(config, ["duplicate-count", "first-duplicate", "char.*"])
+    assert "duplicate-count" not in left and "first-duplicate" not in left
+    assert not any(n.startswith("char.") for n in left)
+    assert "token.alpha-abs" in left and "perplexity" in left
+
+
+def test_disabled_features_are_not_computed_for_training(config, shipped_lm):
+    [example] = learning.load_examples(PAGES[:1], config, shipped_lm, ["char.*", "bullet"])
+    assert list(example.features[0]) == list(select_features(config, ["char.*", "bullet"]))
 
 
 @pytest.mark.parametrize("name, message", [
-    ("duplicate.*", "--disable duplicate.*: no feature of these pages has that name; "
+    ("duplicate.*", "--disable duplicate.*: the config selects no feature of that name; "
                     "did you mean first-duplicate?"),
-    ("sentences.*", "--disable sentences.*: no feature of these pages has that name; "
+    ("sentences.*", "--disable sentences.*: the config selects no feature of that name; "
                     "did you mean sentence.*?"),
 ])
-def test_disable_refuses_a_name_that_matches_nothing(examples, name, message):
+def test_disable_refuses_a_name_that_matches_nothing(config, name, message):
     with pytest.raises(VictorError) as err:
-        learning.disable(examples, ["bullet", name])
+        select_features(config, ["bullet", name])
     assert str(err.value) == message
 
 
@@ -103,10 +109,10 @@ def test_cross_validation_ignores_the_model_the_pages_were_loaded_with(
     assert sorted(p.name for p in (tmp_path / "run0").glob("*.arpa")) == ["fold1.arpa", "fold2.arpa"]
 
 
-def test_a_disabled_perplexity_needs_no_fold_model(config, examples, tmp_path):
+def test_a_disabled_perplexity_needs_no_fold_model(config, shipped_lm, tmp_path):
     params = {**config.crf, "max-iterations": 5}
-    learning.cross_validate(learning.disable(examples, ["perplexity"]), config, 2, params,
-                            str(tmp_path))
+    without = learning.load_examples(PAGES, config, shipped_lm, ["perplexity"])
+    learning.cross_validate(without, config, 2, params, str(tmp_path))
     assert not list(tmp_path.glob("*.arpa"))
 
 
@@ -155,3 +161,16 @@ def test_a_model_trained_with_the_perplexity_extra_on_cleans_pages(tmp_path):
     cleaned = run("clean.py", "--model", model, "--format", "table", PAGES[4].replace(".anno", ".html"))
     assert cleaned.returncode == 0, cleaned.stderr
     assert "perplexity" in cleaned.stdout.splitlines()[0].split("\t")
+
+
+def test_a_model_trained_without_some_features_cleans_without_them(tmp_path):
+    config = load_config("cleaneval")
+    model = tmp_path / "m.crfsuite"
+    examples = learning.load_examples(PAGES[:2], config, None, ["char.*", "bullet"])
+    written = learning.train(examples, config, model, {"max-iterations": 3},
+                             disabled=["char.*", "bullet"])
+    assert written["disabled"] == ["char.*", "bullet"]
+    cleaner = Cleaner(config, model)
+    assert cleaner.selected == select_features(config, ["char.*", "bullet"])
+    result = cleaner.clean((DATA / "14.html").read_bytes())
+    assert result.table().split("\n")[0].split("\t")[1:] == list(cleaner.selected)

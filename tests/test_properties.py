@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from repo_data import CLEANEVAL, DRAGNET, pages
 from victor.cleaner import Cleaner, Result
 from victor.config import load_config, shipped_configs
-from victor.crf import LABELS
+from victor.labels import LABELS
 from victor.errors import VictorError
 from victor.page import read_page
 from victor.text import words

@@ -24,10 +24,10 @@ from victor.align import GoldLabels, label_from_gold, markup_kind, read_gold
 from victor.batch import read_input, write_atomic
 from victor.config import Config
 from victor.errors import VictorError, read_utf8
+from victor.labels import LABELS, OTHER
 from victor.page import Page, read_page
 from victor.text import collapse
 
-LABELS = ("p", "h", "l", "c", "o")
 # A block not labelled yet: the interactive tool saves unfinished pages, so
 # a person can stop and resume; training and export refuse them.
 UNLABELLED = "?"
@@ -156,7 +156,7 @@ def attach(annotation: Annotation, page: Page, anno_path: str | os.PathLike,
     new = [j for j, i in enumerate(found) if i is None]
     other_config = config_name is not None and annotation.config not in ("", config_name)
     gone = [] if other_config else [i for i, k in enumerate(kept)
-                                    if not k and annotation.labels[i] != "o"]
+                                    if not k and annotation.labels[i] != OTHER]
     if new or gone:
         parts = [f"block {j} {_short(texts[j])!r} is not in the annotation" for j in new[:2]]
         line = (lambda i: f"line {annotation.lines[i]}") if annotation.lines else (lambda i: f"block {i}")
@@ -298,7 +298,7 @@ def annotate_pairs(pairs: Iterable[tuple[Path, Path, Path]], config: Config, out
             report.failed.append((str(gold), f"internal error: {type(e).__name__}: {e}"))
             continue
         report.add(r)
-        content = sum(1 for label in r.labels if label != "o")
+        content = sum(1 for label in r.labels if label != OTHER)
         print(f"{anno}: recall {r.recall:.2%} precision {r.precision:.2%} "
               f"({r.gold_words} gold words, {content} of {len(r.labels)} blocks content)", file=out)
     return report
@@ -323,9 +323,9 @@ _STATS_ROWS = (("header", "h"), ("list", "l"), ("paragraph", "p"), ("continuatio
 def label_stats(counts: Counter[str]) -> str:
     """The label distribution laid out as the thesis's Table 5.1."""
     content = sum(counts[k] for _, k in _STATS_ROWS)
-    total = content + counts["o"]
+    total = content + counts[OTHER]
     rows = [(name, counts[k]) for name, k in _STATS_ROWS]
-    rows += [("total (content)", content), ("other (noise)", counts["o"]), ("all blocks", total)]
+    rows += [("total (content)", content), ("other (noise)", counts[OTHER]), ("all blocks", total)]
     width = max(len(name) for name, _ in rows)
     lines = [f"{'label':<{width}}  {'count':>7}  {'share':>6}"]
     lines += [f"{name:<{width}}  {n:>7}  {n / total if total else 0:>6.1%}" for name, n in rows]

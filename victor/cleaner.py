@@ -22,6 +22,7 @@ import numpy as np
 from victor import crf, features, output, perplexity
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, ROOT, Config, load_config, settings
 from victor.errors import VictorError
+from victor.labels import OTHER
 from victor.page import Page, read_page
 
 
@@ -50,11 +51,11 @@ def floor(labels: list[str], marginals: list[dict[str, float]], share: float = F
     and keeping all of them beat keeping the most probable ones
     (docs/robustness.md, `python3 -m benchmarks.floor`). A kept block gets
     its most probable content label."""
-    if not marginals or any(lab != "o" for lab in labels):
+    if not marginals or any(lab != OTHER for lab in labels):
         return None
-    content = [1.0 - m.get("o", 0.0) for m in marginals]
+    content = [1.0 - m.get(OTHER, 0.0) for m in marginals]
     bar = min(share * max(content), cap)
-    return [max((k for k in m if k != "o"), key=m.__getitem__) if p >= bar else "o"
+    return [max((k for k in m if k != OTHER), key=m.__getitem__) if p >= bar else OTHER
             for m, p in zip(marginals, content)]
 
 
@@ -78,7 +79,7 @@ class Result:
     @property
     def content(self) -> list[float]:
         """Probability that each block is content (any label but o)."""
-        return [1.0 - m.get("o", 0.0) for m in self.marginals]
+        return [1.0 - m.get(OTHER, 0.0) for m in self.marginals]
 
     @property
     def texts(self) -> list[str]:
@@ -151,6 +152,10 @@ class Cleaner:
         self.lm = perplexity.for_config(self.config)
         self.model = crf.load_model(model or self.config.model, expected_config=self.config.name,
                                     expected_settings=settings(self.config))
+        # What the model was trained without (learn --disable) stays out.
+        disabled = self.model.metadata.get("disabled", [])
+        if disabled:
+            self.selected = features.select_features(self.config, disabled)
         self.threshold = threshold
 
     def read(self, data: bytes | str, source: str = "-", url: str = "",
@@ -166,15 +171,15 @@ class Cleaner:
         return self.label(self.read(data, source, url, encoding))
 
     def label(self, page: Page) -> Result:
-        dicts = features.compute(page, self.config, self.lm)
+        dicts = features.compute(page, self.config, self.lm, self.selected)
         scores = self.model.scores(dicts)
         result = Result(page, self.model.best_labels(scores), dicts, scores, self.model)
-        floored = floor(result.labels, result.marginals) if "o" in result.labels else None
+        floored = floor(result.labels, result.marginals) if OTHER in result.labels else None
         if floored is not None:
             result.labels, result.fallback = floored, True
         # The user's own threshold comes last: it may empty a page on purpose.
         if self.threshold is not None:
-            result.labels = [lab if lab == "o" or p >= self.threshold else "o"
+            result.labels = [lab if lab == OTHER or p >= self.threshold else OTHER
                              for lab, p in zip(result.labels, result.content)]
         return result
 

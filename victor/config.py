@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from victor.crf.params import check_params
 from victor.errors import VictorError
 
 # The config used when none is named: by the commands, the API and the
@@ -77,7 +78,6 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "perplexity-model": ((str, type(None)), "a language model path or null"),
 }
 _REQUIRED = ("tag-delete", "crf-features")
-_CRF_KEYS = {"c1", "c2", "max-iterations"}
 
 
 def resolve(name_or_path: str | Path) -> Path:
@@ -147,11 +147,7 @@ def load_config(name_or_path: str | Path) -> Config:
             raise bad(f"extras.{name}", "must be true or false")
         extras[str(name)] = on
     crf = dict(raw.get("crf", {}))
-    for k, v in crf.items():
-        if k not in _CRF_KEYS:
-            raise bad(f"crf.{k}", f"unknown; known: {', '.join(sorted(_CRF_KEYS))}")
-        if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
-            raise bad(f"crf.{k}", "must be a non-negative number")
+    check_params(crf, f"{path}: key 'crf'")
     for i, f in enumerate(raw["crf-features"]):
         if not isinstance(f, str):
             raise bad("crf-features", f"item {i + 1} must be a feature name")

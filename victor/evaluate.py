@@ -31,11 +31,11 @@ from typing import Iterable, Sequence
 from rapidfuzz.distance import LCSseq
 
 from victor.errors import VictorError, read_utf8
+from victor.labels import CONTENT
 from victor.text import words
 
 SHINGLE_SIZE = 4
 
-CONTENT_LABELS = frozenset("phlc")
 
 _MARKER = re.compile(r"<[phl]>", re.IGNORECASE)
 
@@ -153,5 +153,5 @@ def content_accuracy(predicted: Sequence[str], gold: Sequence[str]) -> float:
     """Share of blocks put on the right side of content (p, h, l, c) versus
     noise (o): the distinction that decides what text is kept."""
     _check_lengths(predicted, gold)
-    agree = sum((p in CONTENT_LABELS) == (g in CONTENT_LABELS) for p, g in zip(predicted, gold))
+    agree = sum((p in CONTENT) == (g in CONTENT) for p, g in zip(predicted, gold))
     return _ratio(agree, len(gold))

@@ -9,7 +9,6 @@ cleaning a page of an unseen site ever is.
 from __future__ import annotations
 
 import argparse
-import difflib
 import math
 import os
 import sys
@@ -27,6 +26,7 @@ from victor.cleaner import floor
 from victor.folds import PageGroup, page_folds, page_group, site_folds
 from victor.config import MODEL_DIR, ROOT, Config, settings
 from victor.errors import VictorError
+from victor.labels import OTHER
 
 
 @dataclass
@@ -51,63 +51,55 @@ def gold_text(anno_path: Path, texts: list[str], labels: list[str]) -> str:
     return " ".join(read_gold(beside).words)
 
 
-def load_example(anno_path: str, config: Config, lm=None) -> Example:
+def load_example(anno_path: str, config: Config, lm=None,
+                 names: Sequence[str] | None = None) -> Example:
+    """One annotated page with the `names` features (by default the
+    config's selection)."""
     annotation = load_annotation(anno_path)
     page, labels = load_training_page(anno_path, config, annotation)
     texts = [b.text for b in page.blocks]
     url = annotation.url or page.url
     group = page_group(anno_path, url, page.meta.url)
-    return Example(anno_path, url, texts, labels, features.compute(page, config, lm),
+    return Example(anno_path, url, texts, labels, features.compute(page, config, lm, names),
                    gold_text(Path(anno_path), texts, labels), group)
 
 
-def load_examples(anno_paths: Sequence[str], config: Config, lm=None) -> list[Example]:
-    """All pages, or a one-line error for the first that cannot be used:
-    training on a silently shortened set would mislead."""
+def load_examples(anno_paths: Sequence[str], config: Config, lm=None,
+                  disabled: Sequence[str] = ()) -> list[Example]:
+    """All pages with the config's features less the `disabled` ones
+    (features.select_features), or a one-line error for the first page that
+    cannot be used: training on a silently shortened set would mislead."""
     if not anno_paths:
         raise VictorError("no annotation files given")
-    return [load_example(p, config, lm) for p in anno_paths]
-
-
-def disable(examples: list[Example], names: Iterable[str]) -> list[Example]:
-    """The examples without the named features (`family.*` removes a family),
-    for ablation runs. A name that matches none of the pages' features is an
-    error: a typo (`duplicate.*` for `duplicate-count`) would otherwise give
-    a run that silently disabled nothing."""
-    names = list(names)
-    exact = {n for n in names if not n.endswith("*")}
-    prefixes = tuple(n[:-1] for n in names if n.endswith("*"))
-    if not exact and not prefixes:
-        return examples
-
-    def keep(k: str) -> bool:
-        return k not in exact and not (prefixes and k.startswith(prefixes))
-
-    present = {k for e in examples for d in e.features[:1] for k in d}
-    for name in names:
-        hit = name in present if name in exact else any(k.startswith(name[:-1]) for k in present)
-        if not hit:
-            families = {k.rsplit(".", 1)[0] + ".*" for k in present if "." in k}
-            close = difflib.get_close_matches(name, sorted(present | families), n=1)
-            hint = f"; did you mean {close[0]}?" if close else ""
-            raise VictorError(f"--disable {name}: no feature of these pages has that name{hint}")
-    return [replace(e, features=[{k: v for k, v in d.items() if keep(k)} for d in e.features])
-            for e in examples]
+    names = features.select_features(config, disabled)
+    return [load_example(p, config, lm, names) for p in anno_paths]
 
 
 def train(examples: Sequence[Example], config: Config, model_path: str | os.PathLike,
-          params: dict, on_iteration: Callable[[int, float], None] | None = None) -> dict:
-    template = crf.load_template(config.template)
-    template = replace(template, source=_portable(Path(template.source)))
+          params: dict, on_iteration: Callable[[int, float], None] | None = None,
+          disabled: Sequence[str] = ()) -> dict:
+    """Fits a model and writes it with what it was trained with and on;
+    returns the metadata written. The examples' features are the config's
+    less the `disabled` ones, which the model records so that cleaning with
+    it computes the same."""
     metadata = {
         "config": config.name,
         "config_path": _portable(config.path),
         "config_sha256": config.digest,
         "settings": settings(config),
         "training_pages": [e.name for e in examples],
+        **({"disabled": list(disabled)} if disabled else {}),
     }
-    return crf.train([e.features for e in examples], [e.labels for e in examples], template,
-                     params, model_path, metadata, on_iteration)
+    return fit(examples, config, params, on_iteration).save(model_path, metadata)
+
+
+def fit(examples: Sequence[Example], config: Config, params: dict,
+        on_iteration: Callable[[int, float], None] | None = None) -> crf.CRF:
+    """A CRF of the config's template fitted to the examples, in memory."""
+    template = crf.load_template(config.template)
+    template = replace(template, source=_portable(Path(template.source)))
+    return crf.CRF(template, params, on_iteration).fit([e.features for e in examples],
+                                                       [e.labels for e in examples])
 
 
 def _portable(path: Path) -> str:
@@ -181,11 +173,10 @@ def with_perplexity(examples: Sequence[Example], config: Config,
     """The examples with their perplexity column computed under `lm` by the
     features package itself (the page is read again for it: features are
     computed from pages, and a page takes milliseconds)."""
-    only = replace(config, crf_features=("perplexity",))
     out = []
     for e in examples:
         page, _ = load_training_page(e.name, config)
-        column = features.compute(page, only, lm)
+        column = features.compute(page, config, lm, ("perplexity",))
         out.append(replace(e, features=[{**f, **c} for f, c in zip(e.features, column)]))
     return out
 
@@ -200,20 +191,18 @@ def run_fold(args) -> FoldResult:
         lm = fold_language_model(train_set, Path(workdir) / f"fold{fold}.arpa")
         train_set = with_perplexity(train_set, config, lm)
         test_set = with_perplexity(test_set, config, lm)
-    model_path = Path(workdir) / f"fold{fold}.crfsuite"
-    train(train_set, config, model_path, params)
-    model = crf.load_model(model_path)
-    return score_fold(fold, model, test_set)
+    return score_fold(fold, fit(train_set, config, params), test_set)
 
 
-def score_fold(fold: int, model: crf.Model, test_set: Sequence[Example]) -> FoldResult:
-    """A trained model's figures on pages it has not seen."""
+def score_fold(fold: int, estimator: crf.CRF, test_set: Sequence[Example]) -> FoldResult:
+    """A fitted CRF's figures on pages it has not seen."""
     predicted, truth, predictions = [], [], []
     words = shingles = evaluate.Overlap(0, 0, 0)
-    for e in test_set:
-        labels, marginals = model.tag(e.features)
+    pages = [e.features for e in test_set]
+    for e, labels, marginals in zip(test_set, estimator.predict(pages),
+                                    estimator.predict_marginals(pages)):
         labels = floor(labels, marginals) or labels  # as the Cleaner decodes
-        predictions.append(Prediction(e.name, labels, [1.0 - m.get("o", 0.0) for m in marginals]))
+        predictions.append(Prediction(e.name, labels, [1.0 - m.get(OTHER, 0.0) for m in marginals]))
         predicted.extend(labels)
         truth.extend(e.labels)
         score = evaluate.score_page(e.name, output.plain_text(e.texts, labels), e.gold)
@@ -322,8 +311,7 @@ def main(args: argparse.Namespace) -> int:
             check_model_target(model_path, args.overwrite, args.replace_shipped_model)
         files = list(annotation_files(args.files))
         started = time.perf_counter()
-        examples = disable(load_examples(files, config, perplexity.for_config(config)),
-                                    args.disable)
+        examples = load_examples(files, config, perplexity.for_config(config), args.disable)
         print(f"{len(examples)} pages, {sum(len(e.labels) for e in examples)} blocks, "
               f"features in {time.perf_counter() - started:.1f}s", file=sys.stderr)
         if args.cross_validate:
@@ -333,7 +321,7 @@ def main(args: argparse.Namespace) -> int:
             print(report(results))
             return 0
         progress = _Progress() if sys.stderr.isatty() else None
-        meta = train(examples, config, model_path, params, progress)
+        meta = train(examples, config, model_path, params, progress, args.disable)
         if progress:
             progress.close()
         print(f"wrote {model_path}: {meta['pages']} pages, labels {meta['labels']}, "

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-CONTENT = frozenset("phlc")
+from victor.labels import CONTENT, LABELS, NAMES, OTHER
+
 # Every format: its name (Result's method, clean's --format) and the suffix
 # of the file a page's output is written to.
 FORMATS = {"cleaneval": ".txt", "text": ".txt", "markdown": ".md", "victor": ".txt",
@@ -32,7 +33,7 @@ def segments(texts: list[str], labels: list[str]) -> list[Segment]:
     content, and a paragraph is the least specific content type."""
     out: list[Segment] = []
     for i, (text, label) in enumerate(zip(texts, labels)):
-        if label == "o":
+        if label == OTHER:
             continue
         if label == "c" and out:
             seg = out[-1]
@@ -129,7 +130,6 @@ def jsonl_record(page, labels: list[str], content: list[float], fallback: bool =
 
 
 _COLOURS = {"p": "#d8f5d0", "h": "#c9e2ff", "l": "#fff1b8", "c": "#e9f9e4", "o": "#eeeeee"}
-_NAMES = {"p": "paragraph", "h": "header", "l": "list item", "c": "continuation", "o": "other"}
 
 
 def html_report(page, labels: list[str], marginals: list[dict[str, float]]) -> str:
@@ -138,11 +138,11 @@ def html_report(page, labels: list[str], marginals: list[dict[str, float]]) -> s
     from html import escape
 
     legend = " ".join(
-        f'<span class="b {k}">{escape(v)}</span>' for k, v in _NAMES.items())
+        f'<span class="b {k}">{escape(v)}</span>' for k, v in NAMES.items())
     rows = []
     for b, lab, m in zip(page.blocks, labels, marginals):
-        tip = ", ".join(f"{k} {m.get(k, 0.0):.2f}" for k in "phlco")
-        rows.append(f'<div class="b {lab}" title="#{b.id} {escape(_NAMES.get(lab, lab))}: '
+        tip = ", ".join(f"{k} {m.get(k, 0.0):.2f}" for k in LABELS)
+        rows.append(f'<div class="b {lab}" title="#{b.id} {escape(NAMES.get(lab, lab))}: '
                     f'{escape(tip)}"><i>{lab}</i> {escape(b.text)}</div>')
     style = "".join(f".{k}{{background:{c}}}" for k, c in _COLOURS.items())
     return (

@@ -26,14 +26,12 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
 
-from victor.annotation import (LABELS, UNLABELLED, Annotation, attach, load_annotation,
-                               read_page_file, save_annotation)
+from victor.annotation import (UNLABELLED, Annotation, attach, load_annotation, read_page_file,
+                               save_annotation)
 from victor.config import Config
 from victor.errors import VictorError
+from victor.labels import LABELS, NAMES
 from victor.page import Page
-
-# What the key bar calls each label key.
-NAMES = {"p": "paragraph", "h": "header", "l": "list item", "c": "continuation", "o": "other"}
 
 # How many lines a block other than the current one may take: enough to
 # recognise it, few enough that the context of several blocks fits.

@@ -3,113 +3,44 @@
 Each module of this package computes one family of features from the
 blocks of a page, all of its features in one pass; statistics more than
 one family needs (words, sentences, links, groups) are computed once in a
-shared `Context`. The config's `crf-features` says which features reach
-the CRF, its `values` and `scales` how numbers become the finite value
-sets a CRF needs, and its `extras` switch on the families beyond the
-thesis.
+shared `Context`. Which features reach the CRF is decided once per run
+by selection.py (the config's `crf-features` and `extras`, less what
+`learn --disable` leaves out); the config's `values` and `scales` say how
+numbers become the finite value sets a CRF needs. registry.py lists the
+families and their features.
 """
 
 from __future__ import annotations
 
-import difflib
 from functools import lru_cache
 from itertools import islice
 from operator import itemgetter
-from types import MappingProxyType
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
 from victor.config import Config
-from victor.errors import VictorError
-from victor.features import (
-    bullet, candidate, chars, class_words, container, density, depth, document, duplicate,
-    groups, link_density, main_group, nearest_text, path, perplexity, position, regexp, semantic,
-    sentence, size, split, structured, tag_path, title, tokens, words_before,
-)
 from victor.features.context import BINARY, COUNT, RATIO, Context
 from victor.features.discretise import Labeller
+from victor.features.registry import EXTRA_OF, EXTRAS, FAMILIES, FEATURE_NAMES, KINDS
+from victor.features.selection import select_features
 from victor.page import Page
 
-# In table order: markup, content, document; the extras last.
-FAMILIES = (container, split, chars, tokens, sentence, duplicate, regexp, bullet, groups,
-            position, document, class_words, link_density, depth, perplexity,
-            density, size, tag_path, main_group, title, path, words_before, nearest_text,
-            semantic, candidate, structured)
-
-KINDS = MappingProxyType({n: k for fam in FAMILIES for n, k in fam.FEATURES.items()})
-FEATURE_NAMES: tuple[str, ...] = tuple(KINDS)
-# The extras switch that a feature needs on, for the features beyond the thesis.
-EXTRA_OF = MappingProxyType({n: fam.EXTRA for fam in FAMILIES for n in fam.FEATURES
-                             if fam.EXTRA})
-EXTRAS = frozenset(EXTRA_OF.values())
+__all__ = ["EXTRA_OF", "EXTRAS", "FAMILIES", "FEATURE_NAMES", "KINDS", "compute",
+           "select_features", "table"]
 
 
-def _wildcards() -> dict[str, tuple[str, ...]]:
-    """`family.*` to the features it stands for, for every dotted prefix."""
-    out: dict[str, list[str]] = {}
-    for name in FEATURE_NAMES:
-        parts = name.split(".")
-        for i in range(1, len(parts)):
-            out.setdefault(".".join(parts[:i]) + ".*", []).append(name)
-    return {w: tuple(ns) for w, ns in out.items()}
-
-
-WILDCARDS = MappingProxyType(_wildcards())
-
-
-def select_features(config: Config) -> tuple[str, ...]:
-    """The features the config sends to the CRF, in table order.
-
-    `crf-features` entries are names or family wildcards (`container.*`);
-    features of an extra family are left out while its `extras` switch is
-    off, so that an ablation flips one switch. Everything the selected
-    features need from the config must be there, and nothing may name a
-    feature that does not exist: a typo would silently change the model.
-    """
-    def bad(key: str, why: str) -> VictorError:
-        return VictorError(f"{config.path}: key '{key}': {why}")
-
-    for name in config.extras:
-        if name not in EXTRAS:
-            raise bad(f"extras.{name}", f"unknown extra; known: {', '.join(sorted(EXTRAS))}")
-    chosen = set()
-    for entry in config.crf_features:
-        hits = WILDCARDS.get(entry) or ((entry,) if entry in KINDS else ())
-        if not hits:
-            raise bad("crf-features", f"unknown feature '{entry}'{_suggest(entry)}")
-        chosen.update(hits)
-    selected = tuple(n for n in FEATURE_NAMES if n in chosen
-                     and (n not in EXTRA_OF or config.extras.get(EXTRA_OF[n], False)))
-    for key, kind, table, what in (("values", COUNT, config.values, "a list of values"),
-                                   ("scales", RATIO, config.scales, "a number of steps")):
-        for n in table:
-            if KINDS.get(n) != kind:
-                raise bad(f"{key}.{n}", f"not a feature discretised by {key}{_suggest(n)}")
-        for n in selected:
-            if KINDS[n] == kind and n not in table:
-                raise bad(f"{key}.{n}", f"missing: the selected feature {n} needs {what}")
-    for name in config.regexp:
-        if name not in regexp.NAMES:
-            raise bad(f"regexp.{name}", f"no feature uses it; known: {', '.join(regexp.NAMES)}")
-    for n in selected:
-        if n.startswith("regexp.") and n[7:] not in config.regexp:
-            raise bad(f"regexp.{n[7:]}", f"missing: the selected feature {n} needs patterns")
-    return selected
-
-
-def _suggest(name: str) -> str:
-    close = difflib.get_close_matches(name, FEATURE_NAMES, n=1)
-    return f"; did you mean {close[0]}?" if close else "; docs/features.md lists them"
-
-
-def compute(page: Page, config: Config, lm: Any = None) -> list[dict[str, str]]:
-    """One dict a block, feature name to value, of the selected features.
+def compute(page: Page, config: Config, lm: Any = None,
+            names: Sequence[str] | None = None) -> list[dict[str, str]]:
+    """One dict a block, feature name to value, of the `names` features
+    (select_features, which a run calls once; by default the config's).
 
     `lm` is a language model with `.block_perplexity(text)`, needed only
     when the perplexity extra is on.
     """
-    names = select_features(config)
+    if names is None:
+        names = select_features(config)
+    names = tuple(names)
     if not names or not page.blocks:
         return [{} for _ in page.blocks]
     ctx = Context(page, config, names, lm)

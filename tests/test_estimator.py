@@ -1,0 +1,93 @@
+"""The CRF as an estimator: fit on pages, predict their labels and
+marginals, save, and load back a model that predicts the same."""
+
+from pathlib import Path
+
+import pytest
+
+from victor import learning
+from victor.config import load_config
+from victor.crf import CRF, load_model, load_template
+from victor.errors import VictorError
+from victor.labels import LABELS
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "cleaneval"
+TRAIN = [str(DATA / f"{n}.anno") for n in (12, 14, 31)]
+TEST = [str(DATA / f"{n}.anno") for n in (49, 51)]
+
+
+@pytest.fixture(scope="module")
+def pages():
+    config = load_config("cleaneval")
+    train = learning.load_examples(TRAIN, config)
+    test = learning.load_examples(TEST, config)
+    return config, train, test
+
+
+@pytest.fixture(scope="module")
+def fitted(pages):
+    config, train, _ = pages
+    return CRF(load_template(config.template), {"max-iterations": 20}).fit(
+        [e.features for e in train], [e.labels for e in train])
+
+
+def test_a_fitted_crf_labels_every_block_of_unseen_pages(pages, fitted):
+    _, _, test = pages
+    predicted = fitted.predict([e.features for e in test])
+    assert [len(labels) for labels in predicted] == [len(e.labels) for e in test]
+    assert {label for labels in predicted for label in labels} <= set(LABELS)
+
+
+def test_marginals_give_every_block_a_distribution_over_the_models_labels(pages, fitted):
+    _, _, test = pages
+    X = [e.features for e in test]
+    for labels, marginals in zip(fitted.predict(X), fitted.predict_marginals(X)):
+        assert len(marginals) == len(labels)
+        for block in marginals:
+            assert set(block) == set(fitted.model_.labels)
+            assert sum(block.values()) == pytest.approx(1.0)
+
+
+def test_a_saved_model_loads_back_and_predicts_the_same(pages, fitted, tmp_path):
+    _, _, test = pages
+    X = [e.features for e in test]
+    written = fitted.save(tmp_path / "m.crfsuite", {"config": "cleaneval"})
+    assert written["config"] == "cleaneval" and written["params"]["max_iterations"] == 20
+    loaded = CRF.load(tmp_path / "m.crfsuite", expected_config="cleaneval")
+    assert loaded.predict(X) == fitted.predict(X)
+    assert loaded.predict_marginals(X) == fitted.predict_marginals(X)
+    assert load_model(tmp_path / "m.crfsuite").metadata == written
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.crfsuite", "m.crfsuite.json"]
+
+
+def test_fitting_writes_no_files_and_an_unfitted_crf_says_so(pages, tmp_path, monkeypatch):
+    config, _, test = pages
+    monkeypatch.chdir(tmp_path)
+    estimator = CRF(load_template(config.template), {"max-iterations": 1})
+    with pytest.raises(VictorError, match="has not been fitted"):
+        estimator.predict([test[0].features])
+    estimator.fit([test[0].features], [test[0].labels])
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("params, fault", [
+    ({"c3": 1}, "unknown parameter 'c3'"),
+    ({"c2": -1}, "parameter 'c2' must be a number, 0 or more"),
+    ({"max-iterations": "many"}, "parameter 'max-iterations' must be a number"),
+])
+def test_bad_parameters_are_refused_when_the_crf_is_made(pages, params, fault):
+    config, _, _ = pages
+    with pytest.raises(VictorError, match=fault):
+        CRF(load_template(config.template), params)
+
+
+def test_a_config_and_the_estimator_refuse_the_same_parameters(tmp_path):
+    from victor.config import CONFIG_DIR, load_config as load
+
+    yaml = (CONFIG_DIR / "cleaneval.yaml").read_text()
+    for line, fault in (("  c3: 1\n", "unknown parameter 'c3'"),
+                        ("  c2: -1\n", "parameter 'c2' must be a number, 0 or more")):
+        path = tmp_path / "bad.yaml"
+        path.write_text(yaml.replace("  c2: 30\n", line))
+        with pytest.raises(VictorError, match=f"^{path}: key 'crf': {fault}"):
+            load(path)

@@ -1,0 +1,214 @@
+"""Tagging with numpy on a model's weights: Viterbi for the labels,
+forward-backward for the marginals.
+
+crfsuite's own tagger must be handed every attribute string of every
+block, some 235 a block with the cleaneval template, and building and
+taking in those strings cost more than reading the page and computing its
+features. Here a page's values are numbered per feature, and each column of
+the template (a feature at an offset, or a combination) adds the weight
+vectors of its few distinct values to all blocks at once. Training stays
+with crfsuite; tests/test_crf.py checks that labels and marginals equal
+crfsuite's own tagger's on real pages.
+"""
+
+from __future__ import annotations
+
+import math
+from operator import itemgetter
+from typing import Sequence
+
+import numpy as np
+
+from victor.crf.expansion import Expander, Memo, constant_span
+from victor.crf.modelfile import Weights
+from victor.crf.template import Template
+
+# Combinations of features whose numbers of values multiply to at most
+# this are told apart with a look-up array; larger ones by sorting.
+_DENSE_LIMIT = 1 << 16
+
+# Rows the weight table of a tagger may hold before it starts afresh
+# (discretised features have a handful of values; bags such as class names
+# have unboundedly many), and blocks a gather takes at a time.
+_TABLE_LIMIT = 200_000
+_GATHER = 1024
+
+
+class Tagger:
+    """A model's weights with the template they were trained with, and
+    the tables tagging builds up from page to page (its Expander's memos,
+    its weight table). Not for sharing between threads."""
+
+    def __init__(self, weights: Weights, template: Template):
+        self.weights = weights
+        self.template = template
+        self.expander = Expander(template, compact=True)
+        self.table = _WeightTable(weights.state, len(weights.labels))
+
+    def tag(self, feature_dicts: Sequence[dict[str, str]]) -> tuple[list[str], list[dict[str, float]]]:
+        """The most likely labels of a page's blocks, and for each block the
+        probability of every label, which downstream thresholds use."""
+        scores = self.scores(feature_dicts)
+        return self.best_labels(scores), self.marginals(scores)
+
+    def best_labels(self, scores: np.ndarray) -> list[str]:
+        """The most likely label sequence (Viterbi) for a page's scores."""
+        if not len(scores):
+            return []
+        names = self.weights.labels
+        return [names[i] for i in viterbi(scores, self.weights.transition)]
+
+    def marginals(self, scores: np.ndarray) -> list[dict[str, float]]:
+        """Each block's probability of every label (forward-backward). Apart
+        from best_labels, since the text formats need no probabilities."""
+        if not len(scores):
+            return []
+        names = self.weights.labels
+        return [dict(zip(names, row))
+                for row in forward_backward(scores, self.weights.transition).tolist()]
+
+    def scores(self, feature_dicts: Sequence[dict[str, str]]) -> np.ndarray:
+        """Each block's score for each label: the sum of the weights of the
+        attributes the Expander would give it. Every column's values become
+        row numbers of one table of weight vectors, and one gather sums them."""
+        n = len(feature_dicts)
+        if n == 0:
+            return np.zeros((0, len(self.weights.labels)))
+        layout = self.expander.layout(frozenset().union(*feature_dicts))
+        table = self.table
+        if len(table) >= _TABLE_LIMIT:
+            table.clear()
+        reach = self.template.reach
+        # Per feature: the page's distinct values (None, absent, first) and
+        # each block's number among them, padded with 0 beyond the page.
+        numbered: dict[str, tuple[list, np.ndarray]] = {}
+        for name in layout.names:
+            try:
+                column = list(map(itemgetter(name), feature_dicts))
+            except KeyError:
+                column = [d.get(name) for d in feature_dicts]
+            number = {None: 0}
+            for value in dict.fromkeys(column):
+                number.setdefault(value, len(number))
+            codes = np.zeros(n + 2 * reach, np.intp)
+            codes[reach:reach + n] = list(map(number.__getitem__, column))
+            numbered[name] = (list(number), codes)
+
+        columns = len(layout.singles) + len(layout.combinations)
+        rows = np.empty((n, columns), np.int32)  # table rows stay below _TABLE_LIMIT
+        for j, (name, offset, memo) in enumerate(layout.singles):
+            values, codes = numbered[name]
+            ids = np.array([table.row((name, offset), memo, v) for v in values], np.intp)
+            rows[:, j] = ids[codes[reach + offset:reach + offset + n]]
+        for j, (terms, memo) in enumerate(layout.combinations, len(layout.singles)):
+            pages = [numbered[name] for name, _ in terms]
+            combos, index = _distinct(
+                [codes[reach + o:reach + o + n] for (_, o), (_, codes) in zip(terms, pages)],
+                [len(values) for values, _ in pages])
+            ids = [table.row(terms, memo, tuple(values[k] for (values, _), k in zip(pages, combo)))
+                   for combo in combos]
+            rows[:, j] = np.array(ids, np.intp)[index]
+
+        weights = table.vectors
+        scores = np.empty((n, len(self.weights.labels)))
+        for start in range(0, n, _GATHER):  # bounds the n x columns x labels gather
+            part = slice(start, start + _GATHER)
+            scores[part] = weights[rows[part]].sum(axis=1)
+        state = self.weights.state
+        for key, offset in self.expander.constant:
+            if key in state:
+                scores[constant_span(n, offset)] += state[key]
+        return scores
+
+
+def _distinct(columns: list[np.ndarray], sizes: list[int]) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    """The distinct tuples of value numbers across the columns, and each
+    block's position among them."""
+    if math.prod(sizes) <= _DENSE_LIMIT:
+        combined = np.ravel_multi_index(columns, sizes)
+        present = np.flatnonzero(np.bincount(combined))
+        lookup = np.zeros(present[-1] + 1, np.intp)
+        lookup[present] = np.arange(len(present))
+        return list(zip(*(c.tolist() for c in np.unravel_index(present, sizes)))), lookup[combined]
+    distinct, index = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
+    return [tuple(row) for row in distinct.tolist()], index.reshape(-1)
+
+
+class _WeightTable:
+    """Weight vectors of (column, value) pairs, each summed once over the
+    attributes the Expander's memo gives the value, numbered in the order
+    first met; row 0 is zeros, for values that give no known attribute."""
+
+    def __init__(self, state: dict[str, np.ndarray], width: int):
+        self.state = state
+        self.width = width
+        self.clear()
+
+    def clear(self) -> None:
+        self.index: dict = {}
+        self.vectors = np.zeros((1024, self.width))
+        self.size = 1
+
+    def __len__(self) -> int:
+        return self.size
+
+    def row(self, column, memo: Memo, value) -> int:
+        number = self.index.get((column, value))
+        if number is None:
+            items = value.split() if type(value) is str else ()
+            if len(items) > 1:
+                # A bag (class words): pages share the items, not the bags,
+                # so each item's row is kept and the bag's is their sum.
+                found = [self.vectors[n] for n in (self.row(column, memo, i) for i in items) if n]
+            else:
+                keys = memo[value]
+                if type(keys) is not tuple:
+                    keys = () if keys is None else (keys,)
+                found = [self.state[k] for k in keys if k in self.state]
+            if found:
+                if self.size == len(self.vectors):
+                    self.vectors = np.concatenate([self.vectors, np.zeros_like(self.vectors)])
+                number = self.size
+                self.size += 1
+                self.vectors[number] = sum(found)
+            else:
+                number = 0
+            self.index[column, value] = number
+        return number
+
+
+def viterbi(scores: np.ndarray, transition: np.ndarray) -> list[int]:
+    """The best label sequence; ties go to the lower label number, as in
+    crfsuite."""
+    n = len(scores)
+    back = np.zeros(scores.shape, np.intp)
+    best = scores[0]
+    for t in range(1, n):
+        candidates = best[:, None] + transition
+        back[t] = candidates.argmax(axis=0)
+        best = candidates[back[t], np.arange(len(best))] + scores[t]
+    path = [int(best.argmax())]
+    for t in range(n - 1, 0, -1):
+        path.append(int(back[t, path[-1]]))
+    return path[::-1]
+
+
+def forward_backward(scores: np.ndarray, transition: np.ndarray) -> np.ndarray:
+    """P(label of block t | page), by forward-backward on exponentiated
+    scores, each step rescaled to sum 1 so nothing overflows."""
+    n = len(scores)
+    states = np.exp(scores - scores.max(axis=1, keepdims=True))
+    moves = np.exp(transition)
+    forward = np.empty(scores.shape)
+    backward = np.empty(scores.shape)
+    a = states[0]
+    forward[0] = a / a.sum()
+    for t in range(1, n):
+        a = (forward[t - 1] @ moves) * states[t]
+        forward[t] = a / a.sum()
+    backward[n - 1] = 1.0
+    for t in range(n - 2, -1, -1):
+        b = moves @ (states[t + 1] * backward[t + 1])
+        backward[t] = b / b.sum()
+    joint = forward * backward
+    return joint / joint.sum(axis=1, keepdims=True)

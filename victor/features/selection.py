@@ -1,0 +1,76 @@
+"""Which features reach the CRF: decided here, once per config, for
+training, cleaning, ablation (`learn --disable`) and `--format table` alike.
+
+The config's `crf-features` names features or patterns (`container.*`,
+victor.wildcards); a feature of an extra family counts only while its
+`extras` switch is on, so that an ablation flips one switch; `disabled`
+patterns (learn's --disable, recorded in the model) take features out
+again. The template then says how the CRF sees the selected features, and
+cannot bring back one left out.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Sequence
+
+from victor.config import Config
+from victor.errors import VictorError
+from victor.features.context import COUNT, RATIO
+from victor.features.registry import EXTRA_OF, EXTRAS, FEATURE_NAMES, KINDS, REGEXP_NAMES
+from victor.wildcards import expand, matches
+
+
+def select_features(config: Config, disabled: Sequence[str] = ()) -> tuple[str, ...]:
+    """The features the config sends to the CRF, in table order, less the
+    `disabled` ones. Everything the selected features need from the config
+    must be there, and nothing may name a feature that does not exist: a
+    typo would silently change the model."""
+    def bad(key: str, why: str) -> VictorError:
+        return VictorError(f"{config.path}: key '{key}': {why}")
+
+    for name in config.extras:
+        if name not in EXTRAS:
+            raise bad(f"extras.{name}", f"unknown extra; known: {', '.join(sorted(EXTRAS))}")
+    chosen = set()
+    for entry in config.crf_features:
+        hits = expand(entry, FEATURE_NAMES)
+        if not hits:
+            raise bad("crf-features", f"unknown feature '{entry}'{_suggest(entry)}")
+        chosen.update(hits)
+    selected = tuple(n for n in FEATURE_NAMES if n in chosen
+                     and (n not in EXTRA_OF or config.extras.get(EXTRA_OF[n], False)))
+    for key, kind, table, what in (("values", COUNT, config.values, "a list of values"),
+                                   ("scales", RATIO, config.scales, "a number of steps")):
+        for n in table:
+            if KINDS.get(n) != kind:
+                raise bad(f"{key}.{n}", f"not a feature discretised by {key}{_suggest(n)}")
+        for n in selected:
+            if KINDS[n] == kind and n not in table:
+                raise bad(f"{key}.{n}", f"missing: the selected feature {n} needs {what}")
+    for name in config.regexp:
+        if name not in REGEXP_NAMES:
+            raise bad(f"regexp.{name}", f"no feature uses it; known: {', '.join(REGEXP_NAMES)}")
+    for n in selected:
+        if n.startswith("regexp.") and n[7:] not in config.regexp:
+            raise bad(f"regexp.{n[7:]}", f"missing: the selected feature {n} needs patterns")
+    return _without(selected, disabled)
+
+
+def _without(selected: tuple[str, ...], disabled: Sequence[str]) -> tuple[str, ...]:
+    """A disabled name that matches no selected feature is an error: a typo
+    (`duplicate.*` for `duplicate-count`) would otherwise give a run that
+    silently disabled nothing."""
+    for pattern in disabled:
+        if not expand(pattern, selected):
+            families = {n.rsplit(".", 1)[0] + ".*" for n in selected if "." in n}
+            close = difflib.get_close_matches(pattern, sorted(set(selected) | families), n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            raise VictorError(f"--disable {pattern}: the config selects no feature of that "
+                              f"name{hint}")
+    return tuple(n for n in selected if not any(matches(p, n) for p in disabled))
+
+
+def _suggest(name: str) -> str:
+    close = difflib.get_close_matches(name, FEATURE_NAMES, n=1)
+    return f"; did you mean {close[0]}?" if close else "; docs/features.md lists them"
