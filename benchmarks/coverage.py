@@ -7,7 +7,7 @@ more comes out empty.
 The collections default to those in ../shared/data (cleaneval-dev,
 dragnet-train, wcxb-dev: html/ and gold/), or the repo's data/ folders
 (NAME.html[.gz] with NAME.txt gold beside) when shared/ is not there.
-Pages are cleaned the way a batch cleans them (victor.batch.clean_item:
+Pages are cleaned the way a batch cleans them (victor.workers.clean_item:
 read, time limit, plain text). Prints, per config and collection, the
 pages, the failed ones and the empty outputs whose gold has GOLD_WORDS
 words or more, then each failure and each such page; exits 1 if there is
@@ -21,10 +21,10 @@ import sys
 from pathlib import Path
 
 from benchmarks.common import DATA, collection_pages, gold_words, table
-from victor.batch import Item, clean_item
 from victor.cleaner import Cleaner
 from victor.config import shipped_configs
 from victor.limits import DEFAULT_TIMEOUT
+from victor.workers import Item, clean_item
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLD_WORDS = 5

@@ -21,9 +21,9 @@ import victor
 from victor import output
 from victor.cleaner import Cleaner, extract
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, MODEL_DIR, TEMPLATE_DIR, load_config
+from victor.encoding import decode
 from victor.errors import VictorError, import_extra
 from victor.page import read_page
-from victor.tidy import decode
 
 
 def victor_command(*args, cwd: Path) -> subprocess.CompletedProcess:

@@ -15,6 +15,7 @@ CONTENT = frozenset("phlc")
 # of the file a page's output is written to.
 FORMATS = {"cleaneval": ".txt", "text": ".txt", "markdown": ".md", "victor": ".txt",
            "jsonl": ".jsonl", "html": ".html", "table": ".tsv"}
+DEFAULT_FORMAT = "cleaneval"
 # Formats whose pages would run together on standard output: there each
 # page is headed by `page_header` when several share it.
 HEADED = frozenset({"text", "markdown"})
