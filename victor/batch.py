@@ -31,7 +31,7 @@ from victor import crawl
 from victor.errors import VictorError
 from victor.files import AtomicFile, output_exists
 from victor.inputs import Job, open_input, read_input
-from victor.output import HEADED, page_header
+from victor.output import FORMATS, page_header
 from victor.workers import Inline, Item, Outcome, Settings, clean_chunk, start_worker
 
 # Pages a worker cleans per round trip: a page takes tens of milliseconds,
@@ -112,12 +112,12 @@ class StdoutPages:
 
     def __init__(self, jobs: list[Job], write: Callable[[str], None]):
         self.write = write
-        self.headed = sum(1 for job in jobs if job.output is None and job.fmt in HEADED) > 1
+        self.headed = sum(1 for job in jobs if job.output is None and FORMATS[job.fmt].headed) > 1
         self.first = True
 
     def sink(self, job: Job) -> Callable[[str], None]:
         """Where the text of `job`'s page goes."""
-        if not self.headed or job.fmt not in HEADED:
+        if not self.headed or not FORMATS[job.fmt].headed:
             return self.write
 
         def write(text: str) -> None:

@@ -91,7 +91,7 @@ def plan(sources: Iterable[str], outdir: str | None, fmt: str | None) -> list[Jo
         if outdir is not None:
             stem = ("stdin" if src == "-" else crawl.warc_stem(src) if warc
                     else page_stem(src))
-            out = join(outdir, stem + FORMATS[job_fmt])
+            out = join(outdir, stem + FORMATS[job_fmt].suffix)
             if out in seen:
                 raise VictorError(f"{src}: its output {out} would overwrite that of {seen[out]}; "
                                   "clean them into different folders")

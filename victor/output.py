@@ -11,14 +11,22 @@ import re
 from dataclasses import dataclass
 
 CONTENT = frozenset("phlc")
-# Every format: its name (Result's method, clean's --format) and the suffix
-# of the file a page's output is written to.
-FORMATS = {"cleaneval": ".txt", "text": ".txt", "markdown": ".md", "victor": ".txt",
-           "jsonl": ".jsonl", "html": ".html", "table": ".tsv"}
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    suffix: str  # of the file a page's output is written to
+    # Its pages would run together on standard output: there each page is
+    # headed by `page_header` when several share it.
+    headed: bool = False
+
+
+# The one list of formats: each name is `victor clean --format NAME`, the
+# method of cleaner.Result that renders it, and `extract(output=NAME)`.
+FORMATS = {"cleaneval": Format(".txt"), "text": Format(".txt", headed=True),
+           "markdown": Format(".md", headed=True), "victor": Format(".txt"),
+           "jsonl": Format(".jsonl"), "html": Format(".html"), "table": Format(".tsv")}
 DEFAULT_FORMAT = "cleaneval"
-# Formats whose pages would run together on standard output: there each
-# page is headed by `page_header` when several share it.
-HEADED = frozenset({"text", "markdown"})
 
 
 @dataclass(slots=True)
