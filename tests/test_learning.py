@@ -13,7 +13,8 @@ import pytest
 from victor import learning
 from victor.config import CONFIG_DIR, load_config
 from victor.errors import VictorError
-from victor.perplexity import PerplexityModel, sentence_words, text_paragraphs
+from victor.ngram import sentence_words, text_paragraphs
+from victor.perplexity import PerplexityModel
 from victor.text import words
 
 ROOT = Path(__file__).resolve().parent.parent
