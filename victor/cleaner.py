@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,6 +24,9 @@ from victor import crf, features, output
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, ROOT, Config, load_config, settings
 from victor.errors import VictorError
 from victor.page import Page, read_page
+
+if TYPE_CHECKING:  # imported when a config's perplexity extra is on
+    from victor.perplexity import PerplexityModel
 
 
 # The floor under decoding (see `floor`): when the CRF labels no block of a
@@ -179,7 +183,7 @@ class Cleaner:
         return result
 
 
-def _language_model(config: Config):
+def _language_model(config: Config) -> PerplexityModel | None:
     """The config's language model when its perplexity extra is on, else
     None: only then are the language-model code and KenLM imported."""
     if not config.extras.get("perplexity"):

@@ -12,8 +12,12 @@ from __future__ import annotations
 import os
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from victor.errors import VictorError
+
+if TYPE_CHECKING:  # fsspec is imported only for URLs
+    from fsspec import AbstractFileSystem
 
 
 def is_url(name: str) -> bool:
@@ -25,7 +29,7 @@ def join(folder: str, name: str) -> str:
     return f"{folder.rstrip('/')}/{name}"
 
 
-def filesystem(url: str):
+def filesystem(url: str) -> tuple[AbstractFileSystem, str]:
     """The fsspec filesystem of a URL; fsspec and the driver of its protocol
     (s3fs for s3://, gcsfs for gs://) are needed only for URLs. Web
     addresses are refused: fetching pages well (timeouts, retries, robots
