@@ -73,7 +73,7 @@ def collection_pages(folder: str | Path) -> list[tuple[Path, Path | None]]:
     """Every page of a collection with its gold file, if it has one: either
     html/NAME.html[.gz] with gold/NAME.txt (../shared/data) or NAME.html[.gz]
     with NAME.txt beside it (the repo's data/)."""
-    from victor.batch import is_page_name, page_stem
+    from victor.inputs import is_page_name, page_stem
 
     folder = Path(folder)
     pages = html_dir(folder)

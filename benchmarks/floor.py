@@ -20,9 +20,9 @@ import sys
 from pathlib import Path
 
 from benchmarks.common import bag_f1, collection_pages, gold_words, table
-from victor.batch import read_input
 from victor.cleaner import FLOOR_CAP, FLOOR_SHARE, Cleaner, floor
 from victor.config import shipped_configs
+from victor.inputs import read_input
 from victor.output import plain_text
 
 ROOT = Path(__file__).resolve().parents[1]

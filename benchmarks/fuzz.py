@@ -43,10 +43,11 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from test_properties import (PARSERS, charset_labels, clean_or_refuse,  # noqa: E402
                              html_pages, mutated_pages, read_with_parser)
 
-from victor.batch import _exit_with_parent, write_atomic  # noqa: E402
 from victor.cleaner import Cleaner  # noqa: E402
 from victor.config import shipped_configs  # noqa: E402
+from victor.files import write_atomic  # noqa: E402
 from victor.limits import time_limit  # noqa: E402
+from victor.workers import exit_with_parent  # noqa: E402
 
 # Examples in a round of one property under one config; rounds alternate
 # so that every pair gets its share of any budget.
@@ -126,7 +127,7 @@ def _start_worker() -> None:
     killed outright leaves its workers to notice and exit."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's _stop
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+    threading.Thread(target=exit_with_parent, args=(os.getppid(),), daemon=True).start()
     warnings.simplefilter("ignore", HypothesisWarning)  # long reprs of big examples
 
 

@@ -75,7 +75,8 @@ def annotation_keys() -> float:
     from prompt_toolkit.output import DummyOutput
 
     from victor.config import load_config
-    from victor.tui import application, open_session
+    from victor.labelling import open_session
+    from victor.tui import application
 
     page_down, page_up = "\x1b[6~", "\x1b[5~"
     with tempfile.TemporaryDirectory(prefix="victor-latency-") as folder:

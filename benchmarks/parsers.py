@@ -29,8 +29,9 @@ from rapidfuzz.distance import LCSseq
 
 from benchmarks.common import CLEANEVAL, RawPage, load_pages, table
 from victor.config import Config, load_config
+from victor.encoding import decode
 from victor.page import read_page
-from victor.tidy import PARSERS, decode, parse
+from victor.tidy import PARSERS, parse
 
 REFERENCE = "html5lib"
 

@@ -11,7 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-from victor.perplexity import DEFAULT_MODEL, PerplexityModel, text_paragraphs
+from victor.ngram import text_paragraphs
+from victor.perplexity import DEFAULT_MODEL, PerplexityModel
 from victor.text import sentences
 
 # shared/ sits beside the clone in CI and at /work/shared on developers' machines.

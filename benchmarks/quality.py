@@ -49,8 +49,8 @@ from benchmarks.peers import PEERS
 from victor import evaluate, learning, output
 from victor.align import read_gold
 from victor.annotation import load_annotation
-from victor.batch import read_input
 from victor.config import DEFAULT_CONFIG, load_config
+from victor.inputs import read_input
 from victor.text import words
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -94,7 +94,7 @@ def victor_batch(opts: argparse.Namespace, jobs: int | None = None) -> Runner | 
     """clean.py -j N: the batch runner, writing CleanEval files to a
     temporary folder; in one process (-j 1) when `jobs` is 1, else in
     --jobs worker processes."""
-    from victor import batch
+    from victor import batch, inputs, workers
     from victor.cleaner import Cleaner
     from victor.errors import VictorError
 
@@ -102,11 +102,11 @@ def victor_batch(opts: argparse.Namespace, jobs: int | None = None) -> Runner | 
         Cleaner(opts.config, opts.model)  # fail here, not on every page in the workers
     except VictorError as e:
         return f"skipped: {e}"
-    settings = batch.Settings(config=opts.config, model=opts.model, overwrite=True)
+    settings = workers.Settings(config=opts.config, model=opts.model, overwrite=True)
 
     def batch_run(paths: list[Path]) -> list[str]:
         with tempfile.TemporaryDirectory() as out:
-            jobs_ = batch.plan([str(p) for p in paths], out, "cleaneval")
+            jobs_ = inputs.plan([str(p) for p in paths], out, "cleaneval")
             report = batch.run(jobs_, settings, workers=jobs or opts.jobs)
         return [f"{source}: {why}" for source, why in report.failed]
 

@@ -19,9 +19,12 @@ from batch_support import model_for_tests
 from repo_data import CLEANEVAL as CLEANEVAL_DIR, DRAGNET as DRAGNET_DIR, ROOT, pages
 
 from victor import batch
-from victor.batch import Report, Settings
+from victor.batch import Report
 from victor.cli import progress_line
 from victor.errors import VictorError
+from victor.files import make_folder
+from victor.inputs import discover, plan
+from victor.workers import Settings
 
 CLEANEVAL = pages(CLEANEVAL_DIR)[:10]
 # Thirty real news pages, about two seconds of work for one process.
@@ -43,7 +46,7 @@ def reference(settings, tmp_path_factory):
 
 def run(settings, files, outdir=None, workers=1, fmt=None):
     text: list[str] = []
-    jobs = batch.plan([str(f) for f in files], outdir and str(outdir), fmt)
+    jobs = plan([str(f) for f in files], outdir and str(outdir), fmt)
     report = batch.run(jobs, settings, workers, text.append)
     return report, "".join(text)
 
@@ -83,7 +86,7 @@ def test_existing_outputs_are_kept_unless_overwrite(settings, tmp_path):
     report, _ = run(settings, pages, tmp_path)
     assert (report.done, report.skipped) == (1, 1)
     assert kept.read_text(encoding="utf-8") == "a person's edits\n"
-    jobs = batch.plan([str(p) for p in pages], str(tmp_path), None)
+    jobs = plan([str(p) for p in pages], str(tmp_path), None)
     again = batch.run(jobs, Settings(settings.config, settings.model, overwrite=True), 2)
     assert (again.done, again.skipped) == (2, 0)
     assert kept.read_text(encoding="utf-8").startswith("URL: ")
@@ -213,9 +216,9 @@ def test_outputs_can_go_to_any_fsspec_url(settings, tmp_path):
 
 def test_a_folder_without_pages_and_an_unwritable_output_folder_stop_before_any_work(tmp_path):
     with pytest.raises(VictorError, match="no pages or WARC files found in"):
-        batch.plan(batch.discover([str(CLEANEVAL[0]), str(tmp_path)]), None, None)
+        plan(discover([str(CLEANEVAL[0]), str(tmp_path)]), None, None)
     with pytest.raises(VictorError, match=r"cannot write output there \(Not a directory\)"):
-        batch.make_folder(str(CLEANEVAL[0] / "out"))
+        make_folder(str(CLEANEVAL[0] / "out"))
 
 
 def test_a_reader_that_stops_early_stops_the_batch_quietly(settings):

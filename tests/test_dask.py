@@ -8,9 +8,10 @@ from batch_support import crawl_warc, model_for_tests
 from repo_data import CLEANEVAL, pages
 
 from victor import batch
-from victor.batch import Settings
 from victor.cluster import run_dask
 from victor.errors import VictorError
+from victor.inputs import plan
+from victor.workers import Settings
 
 pytest.importorskip("distributed")
 
@@ -39,9 +40,9 @@ def scheduler():
 def test_cluster_workers_write_what_a_local_run_writes(inputs, scheduler, tmp_path):
     settings, files = inputs
     local_out, dask_out = tmp_path / "local", tmp_path / "dask"
-    local = batch.run(batch.plan(files, str(local_out), "jsonl"), settings, 1)
+    local = batch.run(plan(files, str(local_out), "jsonl"), settings, 1)
     text: list[str] = []
-    remote = run_dask(batch.plan(files, str(dask_out), "jsonl"), settings, scheduler,
+    remote = run_dask(plan(files, str(dask_out), "jsonl"), settings, scheduler,
                       text.append)
     assert text == []
     assert (remote.done, remote.not_html, remote.failed) == (local.done, local.not_html, [])
@@ -50,16 +51,16 @@ def test_cluster_workers_write_what_a_local_run_writes(inputs, scheduler, tmp_pa
     assert written == {p.name: p.read_bytes() for p in local_out.iterdir()}
     assert len(written) == len(PAGES) + 1
     # Run again: every output is there already and kept.
-    again = run_dask(batch.plan(files, str(dask_out), "jsonl"), settings, scheduler, print)
+    again = run_dask(plan(files, str(dask_out), "jsonl"), settings, scheduler, print)
     assert (again.done, again.skipped) == (0, len(files))
 
 
 def test_standard_output_comes_back_in_input_order(inputs):
     settings, files = inputs
     local: list[str] = []
-    batch.run(batch.plan(files, None, None), settings, 1, local.append)
+    batch.run(plan(files, None, None), settings, 1, local.append)
     remote: list[str] = []
-    report = run_dask(batch.plan(files, None, None), settings, "local:2", remote.append)
+    report = run_dask(plan(files, None, None), settings, "local:2", remote.append)
     assert "".join(remote) == "".join(local)
     assert report.done == len(PAGES) + 4
 
@@ -67,4 +68,4 @@ def test_standard_output_comes_back_in_input_order(inputs):
 def test_a_bad_cluster_address_is_one_clear_error(inputs):
     settings, files = inputs
     with pytest.raises(VictorError, match="local:N"):
-        run_dask(batch.plan(files, None, None), settings, "local:two", print)
+        run_dask(plan(files, None, None), settings, "local:two", print)

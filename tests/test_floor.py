@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from victor.batch import read_input
 from victor.cleaner import FLOOR_CAP, FLOOR_SHARE, Cleaner, floor
 from victor.config import shipped_configs
+from victor.inputs import read_input
 from victor.output import plain_text
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -21,9 +21,9 @@ import victor
 from victor import output
 from victor.cleaner import Cleaner, extract
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, MODEL_DIR, TEMPLATE_DIR, load_config
+from victor.encoding import decode
 from victor.errors import VictorError, import_extra
 from victor.page import read_page
-from victor.tidy import decode
 
 
 def victor_command(*args, cwd: Path) -> subprocess.CompletedProcess:
@@ -135,6 +135,16 @@ def test_extract_refuses_an_unknown_format():
 
 def learn(*args, cwd: Path) -> subprocess.CompletedProcess:
     return victor_command("learn", "--max-iterations", "1", *args, cwd=cwd)
+
+
+def test_the_formats_are_one_list(cleaneval, tmp_path):
+    """output.FORMATS is the one list of formats: Result renders each of
+    them by its name, and `--format` offers exactly them."""
+    result = Cleaner().clean((cleaneval / "1.html").read_bytes())
+    for fmt in output.FORMATS:
+        assert result.render(fmt) == getattr(result, fmt)()
+    usage = victor_command("clean", "--help", cwd=tmp_path).stdout
+    assert "--format {" + ",".join(output.FORMATS) + "}" in usage
 
 
 def test_learn_does_not_write_over_the_shipped_model_unless_told(cleaneval, tmp_path):

@@ -27,14 +27,14 @@ from batch_support import model_for_tests, response
 from repo_data import CLEANEVAL, ROOT, pages
 from hostile import make_corpus as corpus
 
-from victor.batch import read_input
 from victor.cleaner import Cleaner
 from victor.config import load_config, shipped_configs
+from victor.encoding import decode
 from victor.errors import VictorError
+from victor.inputs import read_input
 from victor.limits import DEFAULT_TIMEOUT, MAX_DEPTH, limit_depth
 from victor.page import read_page
 from victor.text import collapse, words
-from victor.tidy import decode
 
 HOSTILE = ROOT / "tests" / "hostile"
 FULL = os.environ.get("VICTOR_HOSTILE_FULL") == "1"

@@ -15,7 +15,8 @@ from victor.cleaner import Cleaner
 from victor.config import CONFIG_DIR, load_config
 from victor.errors import VictorError
 from victor.features import select_features
-from victor.perplexity import PerplexityModel, sentence_words, text_paragraphs
+from victor.ngram import sentence_words, text_paragraphs
+from victor.perplexity import PerplexityModel
 from victor.text import words
 
 ROOT = Path(__file__).resolve().parent.parent

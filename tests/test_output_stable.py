@@ -32,7 +32,7 @@ def data_pages() -> list[Path]:
 
 
 def _digests(args: tuple[str, list[str]]) -> dict[str, str]:
-    from victor.batch import read_input
+    from victor.inputs import read_input
     from victor.cleaner import Cleaner
 
     config, paths = args

@@ -10,19 +10,10 @@ import sys
 
 import pytest
 
+from research.perplexity import main
 from victor.errors import VictorError
-from victor.perplexity import (
-    BOS,
-    DEFAULT_LIMIT,
-    DEFAULT_MODEL,
-    EOS,
-    PerplexityFilter,
-    PerplexityModel,
-    main,
-    sentence_words,
-    text_paragraphs,
-    train,
-)
+from victor.ngram import BOS, EOS, sentence_words, text_paragraphs, train
+from victor.perplexity import DEFAULT_LIMIT, DEFAULT_MODEL, PerplexityFilter, PerplexityModel
 from victor.text import sentences, words
 
 from repo_data import CLEANEVAL, DRAGNET, ROOT
@@ -67,7 +58,7 @@ def default_model() -> PerplexityModel:
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "victor.perplexity", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "research.perplexity", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
 
 

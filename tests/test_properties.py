@@ -27,11 +27,11 @@ from victor.cleaner import Cleaner, Result
 from victor.config import load_config, shipped_configs
 from victor.labels import LABELS
 from victor.errors import VictorError
+from victor.output import FORMATS
 from victor.page import read_page
 from victor.text import words
 from victor.tidy import PARSERS
 
-FORMATS = ("victor", "cleaneval", "text", "jsonl", "html", "table")
 # Seconds of CPU time any generated page may take; they are at most a few
 # hundred kB, which a healthy pipeline cleans in well under a second. CPU
 # time, because the machine may be busy with other work.

@@ -16,9 +16,11 @@ import pytest
 from repo_data import CLEANEVAL, DRAGNET
 
 from victor.blocks import split_blocks
+from victor.encoding import decode
 from victor.limits import MAX_DEPTH
 from victor.preclean import preclean
-from victor.tidy import PARSERS, decode, parse, recover_swallowed
+from victor.swallowed import recover_swallowed
+from victor.tidy import PARSERS, parse
 
 TAG_DELETE = frozenset({"script", "style", "head"})
 

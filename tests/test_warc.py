@@ -14,9 +14,10 @@ from batch_support import crawl_warc, model_for_tests
 from repo_data import CLEANEVAL, ROOT
 
 from victor import batch, crawl
-from victor.batch import Settings
 from victor.cleaner import Cleaner
 from victor.errors import VictorError
+from victor.inputs import plan
+from victor.workers import Settings
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +31,7 @@ def setup(tmp_path_factory):
 
 def run(settings, warc, outdir=None, workers=1):
     lines: list[str] = []
-    jobs = batch.plan([str(warc)], outdir, None)
+    jobs = plan([str(warc)], outdir, None)
     report = batch.run(jobs, settings, workers, lines.append)
     return report, "".join(lines)
 
@@ -102,8 +103,8 @@ def test_a_warc_cut_short_fails_and_writes_nothing(setup, tmp_path, compressed):
 def test_warc_files_are_only_cleaned_to_json_lines(setup):
     _, warc, _ = setup
     with pytest.raises(VictorError, match="JSON lines"):
-        batch.plan([str(warc)], None, "text")
-    assert batch.plan([str(warc)], "out", "jsonl")[0].output == "out/crawl.jsonl"
+        plan([str(warc)], None, "text")
+    assert plan([str(warc)], "out", "jsonl")[0].output == "out/crawl.jsonl"
 
 
 def test_an_output_that_cannot_be_written_fails_alone(setup, tmp_path):

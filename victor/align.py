@@ -18,9 +18,9 @@ from pathlib import Path
 
 from rapidfuzz.distance import LCSseq, Levenshtein, Opcodes
 
+from victor.encoding import decode
 from victor.errors import VictorError
 from victor.text import words
-from victor.tidy import decode
 
 _MARKER = re.compile(r"<([phl])>")
 # Dragnet's gold appends the page's comments after a line like

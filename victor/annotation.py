@@ -21,9 +21,10 @@ from rapidfuzz.distance import LCSseq
 
 from victor import output
 from victor.align import GoldLabels, label_from_gold, markup_kind, read_gold
-from victor.batch import read_input, write_atomic
 from victor.config import Config
 from victor.errors import VictorError, read_utf8
+from victor.files import write_atomic
+from victor.inputs import read_input
 from victor.labels import LABELS, OTHER
 from victor.page import Page, read_page
 from victor.text import collapse

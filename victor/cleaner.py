@@ -16,14 +16,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from victor import crf, features, output, perplexity
+from victor import crf, features, output
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, ROOT, Config, load_config, settings
 from victor.errors import VictorError
 from victor.labels import OTHER
 from victor.page import Page, read_page
+
+if TYPE_CHECKING:  # imported when a config's perplexity extra is on
+    from victor.perplexity import PerplexityModel
 
 
 # The floor under decoding (see `floor`): when the CRF labels no block of a
@@ -149,7 +153,7 @@ class Cleaner:
         self.config = config if isinstance(config, Config) else load_config(config)
         self.selected = features.select_features(self.config)
         # A missing extra is said first: no model works without it.
-        self.lm = perplexity.for_config(self.config)
+        self.lm = _language_model(self.config)
         self.model = crf.load_model(model or self.config.model, expected_config=self.config.name,
                                     expected_settings=settings(self.config))
         # What the model was trained without (learn --disable) stays out.
@@ -182,6 +186,16 @@ class Cleaner:
             result.labels = [lab if lab == OTHER or p >= self.threshold else OTHER
                              for lab, p in zip(result.labels, result.content)]
         return result
+
+
+def _language_model(config: Config) -> PerplexityModel | None:
+    """The config's language model when its perplexity extra is on, else
+    None: only then are the language-model code and KenLM imported."""
+    if not config.extras.get("perplexity"):
+        return None
+    from victor.perplexity import for_config
+
+    return for_config(config)
 
 
 def extract(html: bytes | str, config: str | Path | None = None, output: str = "text",

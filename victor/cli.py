@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Sequence, TextIO
 
 import victor
-from victor import batch
+from victor import batch, files, inputs, workers
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, resolve
 from victor.errors import VictorError
 from victor.limits import DEFAULT_TIMEOUT
@@ -50,16 +50,16 @@ def clean_main(args: argparse.Namespace) -> int:
     except VictorError as e:
         return fail(str(e), args.debug)
     config = named if resolve(named).parent == CONFIG_DIR else _absolute(named)
-    settings = batch.Settings(config, _absolute(args.model),
-                              args.threshold, int(args.max_size * 1_000_000), args.overwrite,
-                              args.timeout or None)
+    settings = workers.Settings(config, _absolute(args.model),
+                                args.threshold, int(args.max_size * 1_000_000), args.overwrite,
+                                args.timeout or None)
     try:
         # Built here first so that a bad config or model is one clear error
         # before any work; one process (and forked workers) use this one.
-        batch.worker_cleaner(settings)
-        jobs = batch.plan(batch.discover(args.files), args.output, args.format)
+        workers.worker_cleaner(settings)
+        jobs = inputs.plan(inputs.discover(args.files), args.output, args.format)
         if args.output:
-            batch.make_folder(args.output)
+            files.make_folder(args.output)
     except VictorError as e:
         return fail(str(e), args.debug)
 
@@ -79,8 +79,8 @@ def clean_main(args: argparse.Namespace) -> int:
 
             report = run_dask(jobs, settings, args.dask, write, on_progress)
         else:
-            workers = args.jobs if args.jobs > 0 else os.cpu_count() or 1
-            report = batch.run(jobs, settings, workers, write, on_progress)
+            processes = args.jobs if args.jobs > 0 else os.cpu_count() or 1
+            report = batch.run(jobs, settings, processes, write, on_progress)
     except VictorError as e:
         return fail(str(e), args.debug)
     except KeyboardInterrupt:  # before the batch began, or while a cluster started
@@ -196,7 +196,7 @@ def _export(args: argparse.Namespace) -> int:
             if target.exists() and not args.overwrite:
                 # Beside the pages, NAME.txt is often the gold text itself.
                 raise VictorError(f"{target}: exists; export elsewhere or give --overwrite")
-            batch.write_atomic(target, text)
+            files.write_atomic(target, text)
         else:
             sys.stdout.write(text)
     return 0
@@ -243,7 +243,7 @@ _CONFIG_HELP = (f"config name (victor/configs/NAME.yaml: "
 
 
 def _clean_arguments(ap: argparse.ArgumentParser) -> None:
-    from victor.output import FORMATS
+    from victor.output import DEFAULT_FORMAT, FORMATS
 
     ap.add_argument("files", nargs="+",
                     help="pages, WARC files (.warc, .warc.gz), folders of them, fsspec URLs, "
@@ -252,7 +252,7 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
                                       "model was trained with")
     ap.add_argument("--model", help="model file (default: the config's shipped model)")
     ap.add_argument("--format", choices=FORMATS,
-                    help=f"output format of pages (default {batch.DEFAULT_FORMAT}); "
+                    help=f"output format of pages (default {DEFAULT_FORMAT}); "
                          "WARC files give jsonl")
     ap.add_argument("-o", "--output",
                     help="folder (or fsspec URL) for one output file a page and one NAME.jsonl "

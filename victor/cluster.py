@@ -4,7 +4,7 @@ One task per input file (a page or a whole WARC file). A task is
 `batch.run` on that one job in one worker process, so a cluster run writes
 exactly what a local run writes, with the same atomic outputs and the same
 skipping of outputs that exist; the worker keeps its Cleaner between tasks
-(`batch.worker_cleaner`). Workers write their outputs themselves (any
+(`workers.worker_cleaner`). Workers write their outputs themselves (any
 fsspec URL); text meant for standard output comes back to this process and
 is printed in input order.
 """
@@ -16,26 +16,28 @@ import os
 from dataclasses import replace
 from typing import Callable
 
-from victor import batch
+from victor import batch, workers
 from victor.errors import VictorError, import_extra
+from victor.files import is_url
+from victor.inputs import Job
 
 
-def clean_job(job: batch.Job, settings: batch.Settings) -> tuple[batch.Report, str]:
+def clean_job(job: Job, settings: workers.Settings) -> tuple[batch.Report, str]:
     """A task: clean one input file on a worker; returns its report and any
     standard-output text."""
     text: list[str] = []
     return batch.run([job], settings, 1, text.append), "".join(text)
 
 
-def _portable(job: batch.Job) -> batch.Job:
+def _portable(job: Job) -> Job:
     """Local paths made absolute, so that workers with another working
     folder read and write the same files; outputs still name the input as
     the user gave it."""
     path = job.path
-    if job.source != "-" and not batch.is_url(job.source):
+    if job.source != "-" and not is_url(job.source):
         path = os.path.abspath(job.source)
     out = job.output
-    if out is not None and not batch.is_url(out):
+    if out is not None and not is_url(out):
         out = os.path.abspath(out)
     return replace(job, path=path, output=out)
 
@@ -62,7 +64,7 @@ def _client(address: str):
         raise VictorError(f"--dask {address}: cannot reach the scheduler ({e})")
 
 
-def run_dask(jobs: list[batch.Job], settings: batch.Settings, address: str,
+def run_dask(jobs: list[Job], settings: workers.Settings, address: str,
              write: Callable[[str], None],
              on_progress: Callable[[batch.Report, float | None], None] | None = None
              ) -> batch.Report:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from victor import crf, evaluate, features, output, perplexity
+from victor import crf, evaluate, features, ngram, output, perplexity
 from victor.align import read_gold
 from victor.annotation import load_annotation, load_training_page
 from victor.cleaner import floor
@@ -153,7 +153,7 @@ def gold_paragraphs(example: Example) -> list[str]:
     own content."""
     beside = Path(example.name).with_suffix(".txt")
     if beside.exists():
-        return perplexity.text_paragraphs(beside)
+        return ngram.text_paragraphs(beside)
     return output.plain_text(example.texts, example.labels).split("\n\n")
 
 
@@ -162,8 +162,8 @@ def fold_language_model(train_set: Sequence[Example], path: Path) -> perplexity.
     The shipped model has read the gold of every page we test on; scoring a
     test page with it would let the perplexity feature, and the filter,
     know the page's answer."""
-    corpus = perplexity.sentence_words(p for e in train_set for p in gold_paragraphs(e))
-    perplexity.train(corpus, FOLD_LM_ORDER, FOLD_LM_MIN_COUNT,
+    corpus = ngram.sentence_words(p for e in train_set for p in gold_paragraphs(e))
+    ngram.train(corpus, FOLD_LM_ORDER, FOLD_LM_MIN_COUNT,
                      source=f"gold text of {len(train_set)} training pages").write_arpa(path)
     return perplexity.PerplexityModel.load(path)
 

@@ -10,15 +10,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from victor.labels import CONTENT, LABELS, NAMES, OTHER
+from victor.labels import LABELS, NAMES, OTHER
 
-# Every format: its name (Result's method, clean's --format) and the suffix
-# of the file a page's output is written to.
-FORMATS = {"cleaneval": ".txt", "text": ".txt", "markdown": ".md", "victor": ".txt",
-           "jsonl": ".jsonl", "html": ".html", "table": ".tsv"}
-# Formats whose pages would run together on standard output: there each
-# page is headed by `page_header` when several share it.
-HEADED = frozenset({"text", "markdown"})
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    suffix: str  # of the file a page's output is written to
+    # Its pages would run together on standard output: there each page is
+    # headed by `page_header` when several share it.
+    headed: bool = False
+
+
+# The one list of formats: each name is `victor clean --format NAME`, the
+# method of cleaner.Result that renders it, and `extract(output=NAME)`.
+FORMATS = {"cleaneval": Format(".txt"), "text": Format(".txt", headed=True),
+           "markdown": Format(".md", headed=True), "victor": Format(".txt"),
+           "jsonl": Format(".jsonl"), "html": Format(".html"), "table": Format(".tsv")}
+DEFAULT_FORMAT = "cleaneval"
 
 
 @dataclass(slots=True)

@@ -16,7 +16,6 @@ import importlib.metadata
 import json
 import os
 import platform
-import secrets
 import tempfile
 import time
 from collections import Counter
@@ -30,6 +29,7 @@ from victor.crf.model import Model, assemble, load_model, metadata_path
 from victor.crf.params import SETTABLE, training_params
 from victor.crf.template import Template
 from victor.errors import VictorError
+from victor.files import replace_together
 from victor.labels import LABELS
 
 Pages = Sequence[Sequence[dict[str, str]]]
@@ -105,24 +105,15 @@ class CRF:
         model = self._fitted()
         path = Path(path)
         written = {**(metadata or {}), **model.metadata}
-        temporaries: list[Path] = []
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            model_tmp = _temporary(path, temporaries)
-            meta_tmp = _temporary(metadata_path(path), temporaries)
-            model_tmp.write_bytes(model.data)
-            meta_tmp.write_text(json.dumps(written, indent=2, ensure_ascii=False) + "\n",
-                                encoding="utf-8")
-            os.replace(model_tmp, path)
-            os.replace(meta_tmp, metadata_path(path))
+            replace_together({path: model.data, metadata_path(path): (
+                json.dumps(written, indent=2, ensure_ascii=False) + "\n").encode("utf-8")})
         except FileExistsError:  # from mkdir: "File exists" would not say which
             raise VictorError(f"{path}: cannot write model ({path.parent} is a file, "
                               "not a folder)") from None
         except OSError as e:
             raise VictorError(f"{path}: cannot write model ({e.strerror or e})") from None
-        finally:
-            for tmp in temporaries:
-                tmp.unlink(missing_ok=True)
         model.path, model.metadata = path, written
         return written
 
@@ -191,14 +182,3 @@ class _Trainer(pycrfsuite.Trainer):
     def on_prepare_error(self, log): pass
     def on_optimization_end(self, log): pass
     def on_end(self, log): pass
-
-
-def _temporary(path: Path, created: list[Path]) -> Path:
-    """A fresh file in the target's folder, so that renaming it over the
-    target is atomic; recorded in `created` for clean-up."""
-    name = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    # Unlike mkstemp's 0600, this leaves permissions to the umask, as for
-    # any file the user writes.
-    os.close(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-    created.append(name)
-    return name

@@ -9,11 +9,11 @@ such as "$", "|", "©", marks, ...).
 
 from __future__ import annotations
 
-from victor.features import textstats
+from victor import text
 from victor.features.context import COUNT, RATIO, Context
 
-CLASSES = {"alpha": textstats.ALPHA, "num": textstats.NUM, "punct": textstats.PUNCT,
-           "white": textstats.WHITE, "other": textstats.OTHER}
+CLASSES = {"alpha": text.ALPHA, "num": text.NUM, "punct": text.PUNCT,
+           "white": text.WHITE, "other": text.OTHER}
 FEATURES = {**{f"char.{c}-rel": RATIO for c in CLASSES},
             **{f"char.{c}-abs": COUNT for c in CLASSES}}
 EXTRA = None

@@ -20,7 +20,7 @@ from victor.page import Page
 from victor.tidy import Element
 
 from victor.features.tags import BLOCK_LEVEL, CONTAINERS
-from victor.features.textstats import TextStats, text_stats
+from victor.text import TextStats, text_stats
 
 # What a family's raw column holds, which says how it is discretised.
 BINARY = "binary"  # 0/1

@@ -6,11 +6,11 @@ not change its class: "world!" is a word, "$12.50" a number."""
 
 from __future__ import annotations
 
-from victor.features import textstats
+from victor import text
 from victor.features.context import COUNT, RATIO, Context
 
-CLASSES = {"alpha": textstats.WORD_TOKEN, "num": textstats.NUM_TOKEN,
-           "mix": textstats.MIX_TOKEN, "other": textstats.OTHER_TOKEN}
+CLASSES = {"alpha": text.WORD_TOKEN, "num": text.NUM_TOKEN,
+           "mix": text.MIX_TOKEN, "other": text.OTHER_TOKEN}
 FEATURES = {**{f"token.{c}-rel": RATIO for c in CLASSES},
             **{f"token.{c}-abs": COUNT for c in CLASSES}}
 EXTRA = None

@@ -1,0 +1,1 @@
+"""Experiments and their command lines, kept out of the runtime package `victor`."""
