@@ -269,3 +269,15 @@ def test_a_page_cut_short_in_its_last_comment_is_left_as_it_is():
     text = page(DRAGNET, "R306.html").decode("utf-8")
     cut = text[:text.rindex("-->")]
     assert recover_swallowed(cut) == (cut, [])
+
+
+# --- attributes without a value ------------------------------------------
+
+@pytest.mark.parametrize("parser", PARSERS)
+def test_an_attribute_without_a_value_reads_as_empty_text(parser):
+    """Found by the fuzzer: a real page damaged to open with `<html lang>`
+    made the page's language None, and reading the metadata failed."""
+    data = page(DRAGNET, "116.html").replace(b"<html", b"<html lang> <html", 1)
+    root = parse(data, parser).root
+    assert all(isinstance(v, str) for v in root.attrs.values())
+    assert texts(data, parser) == texts(page(DRAGNET, "116.html"), parser)

@@ -47,12 +47,21 @@ class Document:
 # --- parser backends ----------------------------------------------------
 
 
+def _attributes(node) -> dict[str, str]:
+    """lexbor gives None for an attribute without a value (`<td nowrap>`,
+    `<html lang>`); every stage reads attribute values as strings."""
+    attrs = node.attributes  # a fresh dict, ours to keep
+    if attrs and None in attrs.values():
+        attrs = {k: v or "" for k, v in attrs.items()}
+    return attrs
+
+
 def _from_lexbor(text: str, max_depth: int | None = None) -> Element | None:
     """None if the tree nests deeper than `max_depth` (when given)."""
     from selectolax.lexbor import LexborHTMLParser
 
     top = LexborHTMLParser(text).root
-    root = Element("html", dict(top.attributes) if top is not None else {})
+    root = Element("html", _attributes(top) if top is not None else {})
     if top is None:
         return root
     stack = [(top.child, root.children)]
@@ -66,10 +75,7 @@ def _from_lexbor(text: str, max_depth: int | None = None) -> Element | None:
             if tag == "-text":
                 siblings.append(node.text_content)
             elif tag and tag[0] != "-" and tag != "!doctype":
-                attrs = node.attributes  # a fresh dict, ours to keep
-                if attrs and None in attrs.values():  # attributes without a value: <td nowrap>
-                    attrs = {k: v or "" for k, v in attrs.items()}
-                el = Element(tag.lower(), attrs, [])
+                el = Element(tag.lower(), _attributes(node), [])
                 siblings.append(el)
                 child = node.child
                 if child is not None:
