@@ -22,7 +22,7 @@ and trained on all but one and tested on it), and the calibration of the
 content probability: blocks by probability band against the share that
 is content, and word precision and recall at each `--threshold`.
 
-    python3 -m benchmarks.quality                 # every annotated page: some hours on 2 cores
+    python3 -m benchmarks.quality                 # every annotated page: 21 trainings, some 1.5 h on 2 cores (estimated)
     python3 -m benchmarks.quality --sample 200    # 200 pages a collection: 45 min here
     python3 -m benchmarks.quality --sample 20     # a quick look
 
