@@ -66,6 +66,23 @@ def test_a_malformed_line_is_reported_with_file_and_line_number(line, fault):
         parse_template(f"# header\nposition\n{line}\n", "my.tpl")
 
 
+def test_an_absent_line_names_values_that_emit_nothing_and_changes_the_hash():
+    plain = parse_template("a[0]\n", "t.tpl")
+    silent = parse_template("a[0]\n@absent 0  # zeros say nothing\n", "t.tpl")
+    assert plain.absent == frozenset() and silent.absent == {"0"}
+    assert plain.digest != silent.digest
+    assert plain.digest == parse_template("# no directive\na[0]\n", "t.tpl").digest
+
+
+@pytest.mark.parametrize("line, fault", [
+    ("@absent", "@absent names no value"),
+    ("@silent 0", "unknown directive '@silent'"),
+])
+def test_a_malformed_directive_is_reported_with_file_and_line_number(line, fault):
+    with pytest.raises(VictorError, match=f"^my.tpl line 2: {fault}"):
+        parse_template(f"position\n{line}\n", "my.tpl")
+
+
 def test_a_template_must_name_something_and_exist(tmp_path):
     with pytest.raises(VictorError, match="^empty.tpl: template names no features"):
         parse_template("# only a comment\n\n", "empty.tpl")
@@ -97,6 +114,15 @@ def test_expansion_gives_each_block_its_attribute_strings():
                 "bag[+0]=nav", "bag[+0]=menu"]),
         sorted(["bias", "a[-1]=1", "a[+0]=2", "a[+1]=3", "b.x[+0]=n", "a[-1]=1|b.x[+0]=n"]),
         sorted(["bias", "__EOS__[+1]", "a[-1]=2", "a[+0]=3"]),
+    ]
+
+
+def test_a_single_feature_at_an_absent_value_emits_nothing_but_combinations_keep_it():
+    template = parse_template("a[-1..1]\nb\na[0] & b[0]\n@absent 0\n", "t.tpl")
+    page = [{"a": "0", "b": "1"}, {"a": "2", "b": "0"}]
+    assert [sorted(attrs) for attrs in expand(template, page)] == [
+        sorted(["bias", "__BOS__[-1]", "a[+1]=2", "b[+0]=1", "a[+0]=0|b[+0]=1"]),
+        sorted(["bias", "__EOS__[+1]", "a[+0]=2", "a[+0]=2|b[+0]=0"]),
     ]
 
 

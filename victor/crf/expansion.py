@@ -82,9 +82,10 @@ def _items(value: str | None) -> list[str]:
     return value.split() if value else []
 
 
-def _single(name: str, offset: int, encode: Callable[[str], str]) -> Memo:
-    return Memo(lambda value: [_attribute(name, offset, item) for item in _items(value)],
-                encode)
+def _single(name: str, offset: int, encode: Callable[[str], str],
+            absent: frozenset[str]) -> Memo:
+    return Memo(lambda value: [_attribute(name, offset, item) for item in _items(value)
+                               if item not in absent], encode)
 
 
 def _combination(terms: tuple[tuple[str, int], ...], encode: Callable[[str], str]) -> Memo:
@@ -142,7 +143,8 @@ class Expander:
         for name in names:
             for o in sorted({o for ref in single_refs if ref.matches(name) for o in ref.offsets}):
                 if (name, o) not in self._singles:
-                    self._singles[name, o] = _single(name, o, self.encode)
+                    self._singles[name, o] = _single(name, o, self.encode,
+                                                      self.template.absent)
                 singles.append((name, o, self._singles[name, o]))
         combinations = []
         seen = set()

@@ -38,17 +38,21 @@ class Reference:
 @dataclass(frozen=True)
 class Template:
     """A parsed template. `lines` with one reference emit single features;
-    lines with several emit their conjunctions."""
+    lines with several emit their conjunctions. A single feature at one of
+    the `absent` values emits nothing (an `@absent` line)."""
 
     source: str
     text: str
     lines: tuple[tuple[Reference, ...], ...]
+    absent: frozenset[str] = frozenset()
 
     @property
     def digest(self) -> str:
         """Hash of the template's meaning (comments and spacing do not count),
         stored with a model so that a changed template is noticed."""
         canonical = "\n".join(" & ".join(map(str, line)) for line in self.lines)
+        if self.absent:  # templates without the line keep the digest they had
+            canonical += "\n@absent " + " ".join(sorted(self.absent))
         return hashlib.sha256(canonical.encode()).hexdigest()
 
     @property
@@ -72,15 +76,31 @@ def parse_template(text: str, source: str) -> Template:
     """`source` names the template in error messages (a path, or a model
     file whose metadata carries the template)."""
     lines = []
+    absent: set[str] = set()
     for number, raw in enumerate(text.splitlines(), start=1):
         body = raw.split("#", 1)[0].strip()
-        if body:
+        if body.startswith("@"):
+            absent.update(_parse_directive(body, source, number))
+        elif body:
             line = tuple(_parse_reference(part, source, number) for part in body.split("&"))
             if line not in lines:
                 lines.append(line)
     if not lines:
         raise VictorError(f"{source}: template names no features")
-    return Template(source=source, text=text, lines=tuple(lines))
+    return Template(source=source, text=text, lines=tuple(lines), absent=frozenset(absent))
+
+
+def _parse_directive(body: str, source: str, number: int) -> list[str]:
+    """`@absent VALUE...`: values at which a single feature says nothing.
+    One value of each feature can go without an attribute, the CRF's bias
+    standing in for it, and a block's attributes are mostly zeros, which
+    cost training time in proportion (docs/templates.md)."""
+    name, *values = body.split()
+    if name != "@absent":
+        raise VictorError(f"{source} line {number}: unknown directive '{name}' (known: @absent)")
+    if not values:
+        raise VictorError(f"{source} line {number}: @absent names no value")
+    return values
 
 
 def _parse_reference(part: str, source: str, number: int) -> Reference:
