@@ -84,6 +84,17 @@ def test_configs_templates_and_models_are_package_data():
     assert (package / "py.typed").is_file()
 
 
+def test_every_package_of_victor_is_installed_not_only_the_ones_listed_by_hand():
+    import setuptools
+
+    find = tomllib.loads((ROOT / "pyproject.toml").read_text())[
+        "tool"]["setuptools"]["packages"]["find"]
+    installed = set(setuptools.find_packages(str(ROOT), include=find["include"]))
+    on_disk = {".".join(init.parent.relative_to(ROOT).parts)
+               for init in (ROOT / "victor").rglob("__init__.py")}
+    assert "victor.crf" in on_disk and on_disk <= installed
+
+
 def test_an_unknown_config_names_the_shipped_ones():
     with pytest.raises(VictorError, match=r"known configs: .*cleaneval"):
         load_config("no-such-config")
