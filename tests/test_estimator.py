@@ -70,10 +70,25 @@ def test_fitting_writes_no_files_and_an_unfitted_crf_says_so(pages, tmp_path, mo
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_share_of_the_far_boilerplate_trains_on_fewer_blocks_and_still_labels(pages):
+    config, train, test = pages
+    X, y = [e.features for e in train], [e.labels for e in train]
+    template = load_template(config.template)
+    whole = CRF(template, {"max-iterations": 5}).fit(X, y)
+    sampled = CRF(template, {"max-iterations": 5, "far-other-share": 0.2}).fit(X, y)
+    assert whole.model_.metadata["trained_blocks"] == sum(map(len, y))
+    assert 0 < sampled.model_.metadata["trained_blocks"] < sum(map(len, y))
+    assert sampled.model_.metadata["params"]["far_other_share"] == 0.2
+    predicted = sampled.predict([e.features for e in test])
+    assert [len(labels) for labels in predicted] == [len(e.labels) for e in test]
+
+
 @pytest.mark.parametrize("params, fault", [
     ({"c3": 1}, "unknown parameter 'c3'"),
     ({"c2": -1}, "parameter 'c2' must be a number, 0 or more"),
     ({"max-iterations": "many"}, "parameter 'max-iterations' must be a number"),
+    ({"far-other-share": 0}, "parameter 'far-other-share' must be a share above 0"),
+    ({"far-other-share": 1.5}, "parameter 'far-other-share' must be a share above 0"),
 ])
 def test_bad_parameters_are_refused_when_the_crf_is_made(pages, params, fault):
     config, _, _ = pages

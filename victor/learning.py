@@ -303,7 +303,8 @@ def main(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
         params = dict(config.crf)
-        for key, value in (("c1", args.c1), ("c2", args.c2), ("max-iterations", args.max_iterations)):
+        for key, value in (("c1", args.c1), ("c2", args.c2), ("max-iterations", args.max_iterations),
+                           ("far-other-share", args.far_other_share)):
             if value is not None:
                 params[key] = value
         model_path = Path(args.output or config.model)

@@ -16,6 +16,7 @@ import importlib.metadata
 import json
 import os
 import platform
+import random
 import tempfile
 import time
 from collections import Counter
@@ -26,7 +27,8 @@ import pycrfsuite
 
 from victor.crf.expansion import ATTRIBUTE_KEYS, Expander
 from victor.crf.model import Model, assemble, load_model, metadata_path
-from victor.crf.params import SETTABLE, training_params
+from victor.crf.params import SETTABLE, VICTOR_ONLY, training_params
+from victor.crf.sampling import stretches
 from victor.crf.template import Template
 from victor.errors import VictorError
 from victor.files import replace_together
@@ -36,8 +38,8 @@ Pages = Sequence[Sequence[dict[str, str]]]
 
 
 class CRF:
-    """A linear-chain CRF over a template's attributes. `params` are c1, c2
-    and max-iterations (victor.crf.params); `on_iteration(i, loss)` hears of
+    """A linear-chain CRF over a template's attributes. `params` are c1, c2,
+    max-iterations and far-other-share (victor.crf.params); `on_iteration(i, loss)` hears of
     each L-BFGS iteration. After fit or load, `model_` is the trained Model."""
 
     def __init__(self, template: Template, params: Mapping[str, object] | None = None,
@@ -52,11 +54,17 @@ class CRF:
         training starts, since training may take hours."""
         counts = _label_counts(X, y)
         trainer = _Trainer(self.on_iteration)
-        trainer.set_params(self.params)
+        trainer.set_params({k: v for k, v in self.params.items() if k not in VICTOR_ONLY})
         expander = Expander(self.template, compact=True)
+        share = float(self.params["far_other_share"])
+        rng = random.Random(0)
+        trained = 0
         for blocks, page_labels in zip(X, y):
             if blocks:
-                trainer.append(expander.expand(blocks), list(page_labels))
+                attributes = expander.expand(blocks)
+                for start, end in stretches(page_labels, share, rng):
+                    trainer.append(attributes[start:end], list(page_labels[start:end]))
+                    trained += end - start
         with tempfile.TemporaryDirectory(prefix="victor-crf-") as folder:
             started = time.perf_counter()
             try:
@@ -69,6 +77,7 @@ class CRF:
         metadata = {
             "labels": dict(sorted(counts.items())),
             "pages": len(X),
+            "trained_blocks": trained,
             "template": {"source": template.source, "sha256": template.digest,
                          "text": template.text},
             "attribute_keys": ATTRIBUTE_KEYS,

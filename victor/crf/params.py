@@ -12,13 +12,17 @@ from typing import Mapping
 from victor.errors import VictorError
 
 # What a config or the command line may set, in crfsuite's spelling: L1 and
-# L2 regularisation and L-BFGS's iterations.
-SETTABLE = ("c1", "c2", "max_iterations")
+# L2 regularisation and L-BFGS's iterations; and Victor's own, which crfsuite
+# is not given: the share of the boilerplate runs far from any content that
+# training learns from (victor.crf.sampling).
+SETTABLE = ("c1", "c2", "max_iterations", "far_other_share")
+VICTOR_ONLY = ("far_other_share",)
 
 DEFAULT_PARAMS = MappingProxyType({
     "c1": 0.1,
     "c2": 0.01,
     "max_iterations": 200,
+    "far_other_share": 1.0,
     # All 25 label transitions get a weight, even those unseen in training:
     # with five labels that is cheap and lets L1/L2 decide.
     "feature.possible_transitions": True,
@@ -39,6 +43,9 @@ def check_params(params: Mapping[str, object], where: str) -> dict[str, float]:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
             raise VictorError(f"{where}: parameter '{key}' must be a number, 0 or more, "
                               f"not {value!r}")
+        if name == "far_other_share" and not 0 < value <= 1:
+            raise VictorError(f"{where}: parameter '{key}' must be a share above 0 and at "
+                              f"most 1, not {value!r}")
         checked[name] = value
     return checked
 
