@@ -79,6 +79,15 @@ def test_broken_json_ld_is_ignored_and_the_page_still_cleans():
     assert [b.text for b in page.blocks] == ["Text here."]
 
 
+def test_a_json_ld_type_that_is_not_a_string_is_no_type_and_no_crash():
+    # data/wcxb/0004.html.gz with its NewsArticle's @type made an object,
+    # then a list holding one: set() of either raised TypeError.
+    page = gzip.decompress((DATA / "wcxb/0004.html.gz").read_bytes())
+    for damaged in (b'"@type":{"x":1}', b'"@type":[{"x":1},"NewsArticle"]'):
+        meta = meta_of(page.replace(b'"@type":"NewsArticle"', damaged, 1))
+        assert meta.author == "Korin Miller"
+
+
 def test_metadata_elements_stay_out_of_the_blocks():
     page = read_page(b'<html><head><meta name="description" content="Desc"></head><body>'
                      b'<p>One.</p><script type="application/ld+json">{"text": "LD"}</script>'

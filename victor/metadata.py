@@ -150,8 +150,9 @@ def _json_items(script: str) -> list[dict[str, Any]]:
 
 
 def _take_json(meta: PageMeta, item: dict[str, Any]) -> None:
-    types = item.get("@type")
-    types = set(types) if isinstance(types, list) else {types}
+    given = item.get("@type")
+    # Only strings are types; the page's JSON may put anything there.
+    types = {t for t in (given if isinstance(given, list) else [given]) if isinstance(t, str)}
     if types & _SITE_TYPES:
         if not meta.site_name:
             meta.site_name = _name(item.get("name"))
