@@ -72,6 +72,18 @@ CHARSETS = tuple(sorted({*encodings.aliases.aliases, *encodings.aliases.aliases.
                          "x-user-defined", "windows-874", "utf8", "none", "", "unicode-1-1-utf-8"}))
 charset_labels = st.sampled_from(CHARSETS)
 
+# JSON-LD as pages write it and as they botch it: the keys metadata reads,
+# holding any JSON at all (an @type that is an object crashed a page once).
+LD_KEYS = ("@type", "@graph", "author", "name", "articleBody", "text", "description",
+           "headline", "datePublished", "publisher", "inLanguage", "mainEntityOfPage")
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=12)
+    | st.sampled_from(["Article", "NewsArticle", "Product", "WebSite", "Person", "FAQPage"]),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.sampled_from(LD_KEYS) | st.text(max_size=4), inner, max_size=5),
+    max_leaves=12)
+
+
 def markup_tokens(most_repeats: int = 3000) -> st.SearchStrategy[str]:
     """Pieces of markup; `most_repeats` bounds the runs of one start tag."""
     return st.one_of(
@@ -80,6 +92,10 @@ def markup_tokens(most_repeats: int = 3000) -> st.SearchStrategy[str]:
             lambda ta: f"<{ta[0]} {ta[1]}>"),
         st.sampled_from(VOID).map(lambda t: f"<{t}>"),
         charset_labels.map(lambda c: f'<meta charset="{c}">'),
+        json_values.map(lambda v: '<script type="application/ld+json">'
+                        f"{json.dumps(v)}</script>"),
+        st.sampled_from(["article", "website", "product", "product.group", "", "<b>"]).map(
+            lambda kind: f'<meta property="og:type" content="{kind}">'),
         charset_labels.map(lambda c: f'<text id="http://example.org/" encoding="{c}">'),
         st.sampled_from(["&#xD800;", "&#x110000;", "&#0;", "&#x80;", "&#xFFFF;",
                          "&#99999999999;"]),
