@@ -38,7 +38,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from statistics import mean
@@ -101,8 +101,10 @@ def _extractors() -> dict[str, Callable[[], Callable[[bytes], str]]]:
     return {**PEERS, "keep everything": lambda: _every_block(DEFAULT_CONFIG)}
 
 
-def _run_peer(args: tuple[str, list[str]]) -> list[str]:
+def _run_peer(args: tuple[str, list[str]]) -> tuple[list[str], float]:
+    """The texts one tool kept from some pages, and the seconds it took."""
     name, sources = args
+    started = time.perf_counter()
     extract = _extractors()[name]()
     texts = []
     for source in sources:
@@ -111,23 +113,33 @@ def _run_peer(args: tuple[str, list[str]]) -> list[str]:
         except Exception as e:  # a crash loses the page, as an empty answer does
             print(f"{source}: {name}: {type(e).__name__}: {e}", file=sys.stderr)
             texts.append("")
-    return texts
+    return texts, time.perf_counter() - started
 
 
-def run_peers(pages: list[Page], jobs: int) -> dict[str, dict[str, str]]:
-    """tool -> .anno -> the text it kept."""
+PEER_CHUNK = 100  # pages a task: small enough to fill a core the trainings leave idle
+
+
+def submit_peers(pool: Executor, pages: list[Page]) -> Callable[[], dict[str, dict[str, str]]]:
+    """Queues every tool on every page; the returned function waits for
+    them and gives tool -> .anno -> the text it kept."""
     sources = [p.source for p in pages]
-    chunks = [sources[i::jobs] for i in range(jobs)]
-    out: dict[str, dict[str, str]] = {}
-    with ProcessPoolExecutor(jobs) as pool:
-        for name in _extractors():
-            t = time.perf_counter()
+    chunks = [sources[i:i + PEER_CHUNK] for i in range(0, len(sources), PEER_CHUNK)]
+    futures = {name: [(chunk, pool.submit(_run_peer, (name, chunk))) for chunk in chunks]
+               for name in _extractors()}
+
+    def collect() -> dict[str, dict[str, str]]:
+        out: dict[str, dict[str, str]] = {}
+        for name, parts in futures.items():
             texts: dict[str, str] = {}
-            for chunk, got in zip(chunks, pool.map(_run_peer, [(name, c) for c in chunks])):
+            seconds = 0.0
+            for chunk, future in parts:
+                got, took = future.result()
                 texts.update(zip(chunk, got))
+                seconds += took
             out[name] = {p.anno: texts[p.source] for p in pages}
-            print(f"{name}: {len(pages)} pages in {time.perf_counter() - t:.0f} s", file=sys.stderr)
-    return out
+            print(f"{name}: {len(pages)} pages in {seconds:.0f} s", file=sys.stderr)
+        return out
+    return collect
 
 
 # --- Victor ------------------------------------------------------------------
@@ -158,10 +170,13 @@ def _collect(results: Sequence[learning.FoldResult],
     return run
 
 
-def victor_runs(pages: dict[str, list[Page]], folds: int, jobs: int, max_iterations: int | None,
-                transfer: bool) -> tuple[dict[str, Run], dict[tuple[str, str], Run]]:
-    """Cross-validated runs by config name, and transfer runs by
-    (trained on, tested on). All trainings go through one pool."""
+def submit_victor(pool: Executor, pages: dict[str, list[Page]], folds: int,
+                  max_iterations: int | None, transfer: bool
+                  ) -> Callable[[], tuple[dict[str, Run], dict[tuple[str, str], Run]]]:
+    """Queues every training, largest first so that the last ones to finish
+    are short; the returned function waits for them and gives the
+    cross-validated runs by config name, and the transfer runs by (trained
+    on, tested on)."""
     default = load_config(DEFAULT_CONFIG)
     configs = {DEFAULT_CONFIG: default}
     configs.update({name: load_config(name) for name in OWN_CONFIG.values()})
@@ -196,25 +211,27 @@ def victor_runs(pages: dict[str, list[Page]], folds: int, jobs: int, max_iterati
             add(("transfer", held), default, everything[held], {c: everything[c] for c in others})
             add(("transfer", "all but " + held), default,
                 [e for c in others for e in everything[c]], {held: everything[held]})
-    # Largest trainings first, so that the last ones to finish are short.
     order = sorted(range(len(tasks)), key=lambda i: -sum(len(e.labels) for e in tasks[i][1]))
-    t = time.perf_counter()
-    with ProcessPoolExecutor(jobs) as pool:
-        done = dict(zip(order, pool.map(learning.run_fold, [tasks[i] for i in order])))
-    results = [done[i] for i in range(len(tasks))]
-    print(f"{len(tasks)} trainings in {time.perf_counter() - t:.0f} s", file=sys.stderr)
-    by_name = {name: {e.name: e for c in loaded[name].values() for e in c} for name in loaded}
-    cv: dict[str, list] = defaultdict(list)
-    moved: dict[tuple[str, str], list] = defaultdict(list)
-    for (owner, tested), r in zip(owners, results):
-        if owner[0] == "cv":
-            cv[owner[1]].append(r)
-            continue
-        for collection in set(tested.values()):
-            part = [p for p in r.predictions if tested[p.name] == collection]
-            moved[owner[1], collection].append(replace(r, predictions=part))
-    return ({n: _collect(rs, by_name[n]) for n, rs in cv.items()},
-            {k: _collect(rs, by_name[DEFAULT_CONFIG]) for k, rs in moved.items()})
+    started = time.perf_counter()
+    futures = {i: pool.submit(learning.run_fold, tasks[i]) for i in order}
+
+    def collect() -> tuple[dict[str, Run], dict[tuple[str, str], Run]]:
+        results = [futures[i].result() for i in range(len(tasks))]
+        print(f"{len(tasks)} trainings done {time.perf_counter() - started:.0f} s after "
+              "they were queued", file=sys.stderr)
+        by_name = {name: {e.name: e for c in loaded[name].values() for e in c} for name in loaded}
+        cv: dict[str, list] = defaultdict(list)
+        moved: dict[tuple[str, str], list] = defaultdict(list)
+        for (owner, tested), r in zip(owners, results):
+            if owner[0] == "cv":
+                cv[owner[1]].append(r)
+                continue
+            for collection in set(tested.values()):
+                part = [p for p in r.predictions if tested[p.name] == collection]
+                moved[owner[1], collection].append(replace(r, predictions=part))
+        return ({n: _collect(rs, by_name[n]) for n, rs in cv.items()},
+                {k: _collect(rs, by_name[DEFAULT_CONFIG]) for k, rs in moved.items()})
+    return collect
 
 
 # --- scores ------------------------------------------------------------------
@@ -338,9 +355,14 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     pages = {c: pages_of(c, args.sample) for c in COLLECTIONS}
     everything = [p for ps in pages.values() for p in ps]
-    cv, moved = victor_runs(pages, args.folds, args.jobs, args.max_iterations,
-                            not args.no_transfer)
-    peers = {} if args.no_peers else run_peers(everything, args.jobs)
+    # One pool: the peers' small tasks queue behind the trainings and fill
+    # the core that the last, longest training leaves idle.
+    with ProcessPoolExecutor(args.jobs) as pool:
+        victor = submit_victor(pool, pages, args.folds, args.max_iterations,
+                               not args.no_transfer)
+        peer_texts = None if args.no_peers else submit_peers(pool, everything)
+        cv, moved = victor()
+        peers = peer_texts() if peer_texts else {}
     systems = {f"victor {name}": run.texts for name, run in cv.items()}
     systems.update(peers)
     print(f"Pages of web sites the model has not seen: {args.folds} folds grouped by site; "
