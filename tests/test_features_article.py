@@ -11,7 +11,6 @@ so that an expected value reads as counted.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 import yaml
