@@ -178,7 +178,10 @@ class Cleaner:
         dicts = features.compute(page, self.config, self.lm, self.selected)
         scores = self.model.scores(dicts)
         result = Result(page, self.model.best_labels(scores), dicts, scores, self.model)
-        floored = floor(result.labels, result.marginals) if OTHER in result.labels else None
+        # Only a page labelled all o needs the marginals here: the text
+        # formats do without them otherwise.
+        floored = (floor(result.labels, result.marginals)
+                   if all(lab == OTHER for lab in result.labels) else None)
         if floored is not None:
             result.labels, result.fallback = floored, True
         # The user's own threshold comes last: it may empty a page on purpose.

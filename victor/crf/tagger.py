@@ -96,9 +96,12 @@ class Tagger:
 
         columns = len(layout.singles) + len(layout.combinations)
         rows = np.empty((n, columns), np.int32)  # table rows stay below _TABLE_LIMIT
+        known = table.index  # looked up here first: most values were met on earlier pages
         for j, (name, offset, memo) in enumerate(layout.singles):
             values, codes = numbered[name]
-            ids = np.array([table.row((name, offset), memo, v) for v in values], np.intp)
+            column = (name, offset)
+            ids = np.array([k if (k := known.get((column, v), -1)) >= 0
+                            else table.row(column, memo, v) for v in values], np.intp)
             rows[:, j] = ids[codes[reach + offset:reach + offset + n]]
         for j, (terms, memo) in enumerate(layout.combinations, len(layout.singles)):
             pages = [numbered[name] for name, _ in terms]
@@ -158,8 +161,13 @@ class _WeightTable:
             items = value.split() if type(value) is str else ()
             if len(items) > 1:
                 # A bag (class words): pages share the items, not the bags,
-                # so each item's row is kept and the bag's is their sum.
-                found = [self.vectors[n] for n in (self.row(column, memo, i) for i in items) if n]
+                # so each item's row is kept and the bag's is their sum,
+                # added in the bag's order as a plain sum would.
+                index = self.index
+                rows = [index[column, i] if (column, i) in index else self.row(column, memo, i)
+                        for i in items]
+                known = [n for n in rows if n]
+                found = [self.vectors[known].sum(axis=0)] if known else []
             else:
                 keys = memo[value]
                 if type(keys) is not tuple:
