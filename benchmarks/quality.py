@@ -22,8 +22,8 @@ and trained on all but one and tested on it), and the calibration of the
 content probability: blocks by probability band against the share that
 is content, and word precision and recall at each `--threshold`.
 
-    python3 -m benchmarks.quality                 # every annotated page: 21 trainings, some 1.5 h on 2 cores (estimated)
-    python3 -m benchmarks.quality --sample 200    # 200 pages a collection: 45 min here
+    python3 -m benchmarks.quality                 # every annotated page: 21 trainings, 50 min on 2 idle cores
+    python3 -m benchmarks.quality --sample 200    # 200 pages a collection
     python3 -m benchmarks.quality --sample 20     # a quick look
 
 The peers are the `bench` extra: pip install -e '.[bench]'.
