@@ -31,23 +31,37 @@ def html_dir(path: str | Path) -> Path:
 
 
 def page_files(folders: list[str | Path], sample: int | None = None, seed: int = 0) -> list[Path]:
-    """All `*.html` pages of each folder, or a random `sample` of each
-    (seeded, so that every run and every tool gets the same pages)."""
+    """All pages of each folder (NAME.html, or NAME.html.gz as WCXB's are
+    kept), or a random `sample` of each (seeded, so that every run and
+    every tool gets the same pages)."""
+    from victor.inputs import is_page_name
+
     out = []
     for folder in folders:
         d = html_dir(folder)
-        files = sorted(d.glob("*.html"))
+        files = sorted(f for f in d.iterdir() if is_page_name(f.name))
         if not files:
-            raise SystemExit(f"{d}: no .html pages")
+            raise SystemExit(f"{d}: no .html or .html.gz pages")
         if sample is not None and sample < len(files):
             files = sorted(random.Random(seed).sample(files, sample))
         out.extend(files)
     return out
 
 
+def page_megabytes(files: list[Path]) -> float:
+    """The pages' size as the cleaners get them: a .html.gz page counts
+    decompressed."""
+    from victor.inputs import read_input
+
+    return sum(len(read_input(str(f))) if f.name.lower().endswith(".gz") else f.stat().st_size
+               for f in files) / 1e6
+
+
 def load_pages(folders: list[str | Path], sample: int | None = None, seed: int = 0) -> list[RawPage]:
+    from victor.inputs import page_stem, read_input
+
     return [RawPage(f.parent.parent.name if f.parent.name == "html" else f.parent.name,
-                    f.stem, f.read_bytes())
+                    page_stem(f.name), read_input(str(f)))
             for f in page_files(folders, sample, seed)]
 
 

@@ -35,9 +35,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
 
-from benchmarks.common import CLEANEVAL, page_files, table
+from benchmarks.common import CLEANEVAL, page_files, page_megabytes, table
 from benchmarks.peers import PEERS
 from victor.config import DEFAULT_CONFIG
+from victor.inputs import read_input
 
 # Cleans all the pages given; returns what failed, one line a page.
 Runner = Callable[[list[Path]], list[str]]
@@ -47,7 +48,7 @@ def per_page(clean: Callable[[bytes], object]) -> Runner:
     def run(paths: list[Path]) -> list[str]:
         failures = []
         for path in paths:
-            data = path.read_bytes()
+            data = read_input(str(path))  # a .html.gz page decompressed, for every tool alike
             try:
                 clean(data)
             except Exception as e:  # a benchmark counts a crash and goes on
@@ -161,7 +162,7 @@ def measure(name: str, opts: argparse.Namespace) -> dict:
         walls.append(time.perf_counter() - wall)
         cpus.append(_cpu() - cpu)
     return {
-        "row": name, "pages": len(paths), "megabytes": sum(p.stat().st_size for p in paths) / 1e6,
+        "row": name, "pages": len(paths), "megabytes": page_megabytes(paths),
         "wall": min(walls), "cpu": min(cpus), "failures": failures,
         "setup_mb": setup_mb, "peak_mb": _peak_mb(resource.RUSAGE_SELF),
         "worker_peak_mb": _peak_mb(resource.RUSAGE_CHILDREN),
@@ -243,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: " + (r["skipped"] if "skipped" in r else f"{r['wall']:.1f} s"),
               file=sys.stderr)
     files = page_files(args.data, args.sample)
-    print(f"{len(files)} pages, {sum(f.stat().st_size for f in files) / 1e6:.1f} MB, "
+    print(f"{len(files)} pages, {page_megabytes(files):.1f} MB, "
           f"from {', '.join(args.data)}\n")
     print(report(results, args.jobs))
     print(f"\n{_speedup(results, args.jobs)}load average at the end: "
