@@ -25,6 +25,7 @@ is content, and word precision and recall at each `--threshold`.
     python3 -m benchmarks.quality                 # every annotated page: 21 trainings, 50 min on 2 idle cores
     python3 -m benchmarks.quality --sample 200    # 200 pages a collection
     python3 -m benchmarks.quality --sample 20     # a quick look
+    python3 -m benchmarks.quality --sample 200 --seed 1   # another 200 a collection
 
 The peers are the `bench` extra: pip install -e '.[bench]'.
 """
@@ -346,6 +347,8 @@ def threshold_table(pages: dict[str, list[Page]], run: Run) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sample", type=int, metavar="N", help="a seeded random N pages a collection")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="the seed of --sample's draw (default 0): another draw of pages")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("-j", "--jobs", type=int, default=2, help="processes (default 2)")
     ap.add_argument("--max-iterations", type=int, help="L-BFGS iterations (default: each config's)")
@@ -353,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-peers", action="store_true", help="Victor only")
     args = ap.parse_args(argv)
     started = time.perf_counter()
-    pages = {c: pages_of(c, args.sample) for c in COLLECTIONS}
+    pages = {c: pages_of(c, args.sample, args.seed) for c in COLLECTIONS}
     everything = [p for ps in pages.values() for p in ps]
     # One pool: the peers' small tasks queue behind the trainings and fill
     # the core that the last, longest training leaves idle.
