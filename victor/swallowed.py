@@ -22,18 +22,26 @@ SWALLOWED_SHARE = 0.1
 # Where markup starts: a start or end tag, a comment or a doctype.
 _MARKUP = re.compile(r"<[a-zA-Z]|</[a-zA-Z]|<!")
 _RAW_OPEN = re.compile(rf"<({RAW_TEXT})(?=[\s/>])", re.I)
+# What _maybe_swallowing looks for: comment openings and closings, raw-text
+# start and end tags (a prefix, as in `<titles`, counts).
+_MARKERS = re.compile(rf"<!--|-->|</?(?:{RAW_TEXT})", re.I)
 # Elements closed per page at most; each closing needs a scan of the page.
 _MAX_RECOVERIES = 8
 
 
-def _maybe_swallowing(lower: str) -> bool:
+def _maybe_swallowing(text: str) -> bool:
     """Whether the last raw-text start tag or comment opening comes after
-    every closing of its kind: cheap string searches that keep the token
-    scan off nearly every page."""
-    if lower.rfind("<!--") > lower.rfind("-->"):
+    every closing of its kind: one scan for those markers keeps the token
+    scan off nearly every page. Where two markers overlap (`<!-->`) the
+    scan sees only the first, which can only answer yes where no would do:
+    the token scan then decides."""
+    last: dict[str, int] = {}
+    for m in _MARKERS.finditer(text):
+        last[m.group().lower()] = m.start()
+    if last.get("<!--", -1) > last.get("-->", -1):
         return True
     for name in RAW_TEXT.split("|"):
-        if lower.rfind("<" + name) > lower.rfind("</" + name):
+        if last.get("<" + name, -1) > last.get("</" + name, -1):
             return True
     return False
 
@@ -47,7 +55,7 @@ def recover_swallowed(text: str) -> tuple[str, list[str]]:
     Pages without such an element come back as they are."""
     notes: list[str] = []
     for _ in range(_MAX_RECOVERIES):
-        if not _maybe_swallowing(text.lower()):
+        if not _maybe_swallowing(text):
             break
         last = None
         for last in TOKEN.finditer(text):

@@ -29,9 +29,8 @@ _DENSE_LIMIT = 1 << 16
 
 # Rows the weight table of a tagger may hold before it starts afresh
 # (discretised features have a handful of values; bags such as class names
-# have unboundedly many), and blocks a gather takes at a time.
+# have unboundedly many).
 _TABLE_LIMIT = 200_000
-_GATHER = 1024
 
 
 class Tagger:
@@ -95,7 +94,7 @@ class Tagger:
             numbered[name] = (list(number), codes)
 
         columns = len(layout.singles) + len(layout.combinations)
-        rows = np.empty((n, columns), np.int32)  # table rows stay below _TABLE_LIMIT
+        rows = np.empty((n, columns), np.int32, order="F")  # a column a block of memory; rows stay below _TABLE_LIMIT
         known = table.index  # looked up here first: most values were met on earlier pages
         for j, (name, offset, memo) in enumerate(layout.singles):
             values, codes = numbered[name]
@@ -112,11 +111,12 @@ class Tagger:
                    for combo in combos]
             rows[:, j] = np.array(ids, np.intp)[index]
 
+        # Column by column, in the order a sum over each block's row of
+        # `rows` would add them: no n x columns x labels array is built.
         weights = table.vectors
-        scores = np.empty((n, len(self.weights.labels)))
-        for start in range(0, n, _GATHER):  # bounds the n x columns x labels gather
-            part = slice(start, start + _GATHER)
-            scores[part] = weights[rows[part]].sum(axis=1)
+        scores = weights[rows[:, 0]] if columns else np.zeros((n, len(self.weights.labels)))
+        for j in range(1, columns):
+            scores += weights[rows[:, j]]
         state = self.weights.state
         for key, offset in self.expander.constant:
             if key in state:
