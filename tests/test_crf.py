@@ -16,6 +16,7 @@ from victor.crf import (
     train,
 )
 from victor.errors import VictorError
+from victor.inputs import read_input
 from victor.page import read_page
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -231,6 +232,17 @@ def test_tagging_gives_crfsuites_labels_and_marginals_on_cleaneval_pages(name):
     page = read_page((ROOT / "data" / "cleaneval" / f"{name}.html").read_bytes(), config)
     feature_dicts = features.compute(page, config, None)
     assert same_tagging(model.tag(feature_dicts), crfsuite_tagging(model, feature_dicts))
+
+
+@pytest.mark.parametrize("config_name, page_path", [
+    ("general", "wcxb/0001.html.gz"), ("article", "dragnet/R28.html"), ("cleaneval", "cleaneval/46.html")])
+def test_a_page_scored_from_its_feature_columns_scores_as_from_its_dicts(config_name, page_path):
+    config = load_config(config_name)
+    model = load_model(config.model, expected_config=config.name)
+    page = read_page(read_input(str(ROOT / "data" / page_path)), config)
+    columns = features.columns(page, config, None)
+    assert columns.dicts() == features.compute(page, config, None)
+    assert (model.column_scores(columns) == model.scores(columns.dicts())).all()
 
 
 def test_tagging_weighs_bags_combinations_and_unseen_values_as_crfsuite_does(tmp_path):

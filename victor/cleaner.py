@@ -70,10 +70,15 @@ class Result:
 
     page: Page
     labels: list[str]
-    features: list[dict[str, str]]
+    columns: features.Columns = field(repr=False)
     scores: np.ndarray = field(repr=False)  # the CRF's score of each label, per block
     model: crf.Model = field(repr=False)
     fallback: bool = False  # the labels are floor's: the CRF kept no block
+
+    @cached_property
+    def features(self) -> list[dict[str, str]]:
+        """One dict a block of the features the CRF saw."""
+        return self.columns.dicts()
 
     @cached_property
     def marginals(self) -> list[dict[str, float]]:
@@ -175,9 +180,9 @@ class Cleaner:
         return self.label(self.read(data, source, url, encoding))
 
     def label(self, page: Page) -> Result:
-        dicts = features.compute(page, self.config, self.lm, self.selected)
-        scores = self.model.scores(dicts)
-        result = Result(page, self.model.best_labels(scores), dicts, scores, self.model)
+        columns = features.columns(page, self.config, self.lm, self.selected)
+        scores = self.model.column_scores(columns)
+        result = Result(page, self.model.best_labels(scores), columns, scores, self.model)
         # Only a page labelled all o needs the marginals here: the text
         # formats do without them otherwise.
         floored = (floor(result.labels, result.marginals)

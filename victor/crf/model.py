@@ -12,7 +12,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 import pycrfsuite
@@ -23,6 +23,9 @@ from victor.crf.tagger import Tagger
 from victor.crf.template import Template, parse_template
 from victor.errors import VictorError
 from victor.labels import LABELS
+
+if TYPE_CHECKING:
+    from victor.features import Columns
 
 
 @dataclass
@@ -46,6 +49,9 @@ class Model:
 
     def scores(self, feature_dicts: Sequence[dict[str, str]]) -> np.ndarray:
         return self.tagger.scores(feature_dicts)
+
+    def column_scores(self, columns: Columns) -> np.ndarray:
+        return self.tagger.column_scores(columns)
 
     def best_labels(self, scores: np.ndarray) -> list[str]:
         return self.tagger.best_labels(scores)

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import math
 from operator import itemgetter
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from victor.crf.expansion import Expander, Memo, constant_span
+from victor.crf.expansion import Expander, Layout, Memo, constant_span
 from victor.crf.modelfile import Weights
 from victor.crf.template import Template
+
+if TYPE_CHECKING:
+    from victor.features import Columns
 
 # Combinations of features whose numbers of values multiply to at most
 # this are told apart with a look-up array; larger ones by sorting.
@@ -69,30 +72,50 @@ class Tagger:
     def scores(self, feature_dicts: Sequence[dict[str, str]]) -> np.ndarray:
         """Each block's score for each label: the sum of the weights of the
         attributes the Expander would give it. Every column's values become
-        row numbers of one table of weight vectors, and one gather sums them."""
+        row numbers of one table of weight vectors, whose rows are summed."""
         n = len(feature_dicts)
         if n == 0:
             return np.zeros((0, len(self.weights.labels)))
         layout = self.expander.layout(frozenset().union(*feature_dicts))
-        table = self.table
-        if len(table) >= _TABLE_LIMIT:
-            table.clear()
         reach = self.template.reach
-        # Per feature: the page's distinct values (None, absent, first) and
-        # each block's number among them, padded with 0 beyond the page.
-        numbered: dict[str, tuple[list, np.ndarray]] = {}
+        numbered = {}
         for name in layout.names:
             try:
                 column = list(map(itemgetter(name), feature_dicts))
             except KeyError:
                 column = [d.get(name) for d in feature_dicts]
-            number = {None: 0}
-            for value in dict.fromkeys(column):
-                number.setdefault(value, len(number))
-            codes = np.zeros(n + 2 * reach, np.intp)
-            codes[reach:reach + n] = list(map(number.__getitem__, column))
-            numbered[name] = (list(number), codes)
+            numbered[name] = _number(column, reach)
+        return self._sum(layout, numbered, n)
 
+    def column_scores(self, columns: Columns) -> np.ndarray:
+        """scores() of a page's features as columns (victor.features.columns),
+        which spares making a dict a block and numbering the numeric
+        features' values again: they come numbered."""
+        n = columns.size
+        if n == 0:
+            return np.zeros((0, len(self.weights.labels)))
+        layout = self.expander.layout(frozenset(columns.names))
+        reach = self.template.reach
+        numbered = {}
+        for name in layout.names:
+            coded = columns.coded(name)
+            if coded is None:
+                numbered[name] = _number(columns.values[name], reach)
+            else:
+                labels, at = coded
+                codes = np.zeros(n + 2 * reach, np.intp)
+                codes[reach:reach + n] = at
+                codes[reach:reach + n] += 1
+                numbered[name] = ([None, *labels], codes)
+        return self._sum(layout, numbered, n)
+
+    def _sum(self, layout: Layout, numbered: dict[str, tuple[list, np.ndarray]],
+             n: int) -> np.ndarray:
+        """The scores of a page whose features are `numbered` (_number)."""
+        table = self.table
+        if len(table) >= _TABLE_LIMIT:
+            table.clear()
+        reach = self.template.reach
         columns = len(layout.singles) + len(layout.combinations)
         rows = np.empty((n, columns), np.int32, order="F")  # a column a block of memory; rows stay below _TABLE_LIMIT
         known = table.index  # looked up here first: most values were met on earlier pages
@@ -122,6 +145,18 @@ class Tagger:
             if key in state:
                 scores[constant_span(n, offset)] += state[key]
         return scores
+
+
+def _number(column: list, reach: int) -> tuple[list, np.ndarray]:
+    """A feature's distinct values on a page (None, for absent, first) and
+    each block's number among them, padded with 0 for `reach` blocks
+    beyond either end of the page."""
+    number = {None: 0}
+    for value in dict.fromkeys(column):
+        number.setdefault(value, len(number))
+    codes = np.zeros(len(column) + 2 * reach, np.intp)
+    codes[reach:reach + len(column)] = list(map(number.__getitem__, column))
+    return list(number), codes
 
 
 def _distinct(columns: list[np.ndarray], sizes: list[int]) -> tuple[list[tuple[int, ...]], np.ndarray]:

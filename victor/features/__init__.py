@@ -12,6 +12,7 @@ families and their features.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
 from operator import itemgetter
@@ -26,8 +27,62 @@ from victor.features.registry import EXTRA_OF, EXTRAS, FAMILIES, FEATURE_NAMES, 
 from victor.features.selection import select_features
 from victor.page import Page
 
-__all__ = ["EXTRA_OF", "EXTRAS", "FAMILIES", "FEATURE_NAMES", "KINDS", "compute",
+__all__ = ["EXTRA_OF", "EXTRAS", "FAMILIES", "FEATURE_NAMES", "KINDS", "Columns", "columns", "compute",
            "select_features", "table"]
+
+
+@dataclass(frozen=True)
+class Columns:
+    """A page's features a column each, the form the tagger reads: each
+    numeric feature as every block's number among its feature's labels, so
+    that no string is made a block, and the other features as lists of
+    values. `dicts()` gives the dict-a-block form that training, the table
+    format and people read."""
+
+    size: int                              # blocks
+    names: tuple[str, ...]                 # every feature, in the order of the dicts
+    numeric: tuple[str, ...]               # those held as numbers among labels
+    at: np.ndarray = field(repr=False)     # a row a block: index into `labels`
+    labels: np.ndarray = field(repr=False)  # every numeric feature's labels, one after another
+    spans: tuple[tuple[int, int], ...] = field(repr=False)  # each numeric feature's part of `labels`
+    values: dict[str, list] = field(repr=False)  # the other features' values, a list each
+
+    def coded(self, name: str) -> tuple[list[str], np.ndarray] | None:
+        """A numeric feature's labels, and each block's number among
+        them; None for the other features."""
+        try:
+            i = self.numeric.index(name)
+        except ValueError:
+            return None
+        lo, hi = self.spans[i]
+        return self.labels[lo:hi].tolist(), self.at[:, i] - lo
+
+    def dicts(self) -> list[dict[str, str]]:
+        """One dict a block, feature name to value."""
+        n, names, numeric, at = self.size, self.names, self.numeric, self.at
+        if not names:
+            return [{} for _ in range(n)]
+        # Most blocks share most numeric labels with the rest of the page (the
+        # document.* features, container.* zeros, ...): every block's dict is a
+        # copy of one holding each feature's commonest label, and gets only the
+        # labels that differ from it and the other features (about a quarter
+        # of the values), which costs far less than filling every key.
+        common = _commonest(at, len(self.labels))
+        template = dict.fromkeys(names)
+        template.update(zip(numeric, self.labels[common].tolist()))
+        differs = at != common
+        columns = np.nonzero(differs)[1]
+        changes = zip(np.array(numeric, dtype=object)[columns].tolist(),
+                      self.labels[at[differs]].tolist())
+        other = tuple(self.values)
+        rows = zip(*self.values.values()) if other else (() for _ in range(n))
+        feats = []
+        for count, row in zip(differs.sum(axis=1).tolist(), rows):
+            f = template.copy()
+            f.update(islice(changes, count))
+            f.update(zip(other, row))
+            feats.append(f)
+        return feats
 
 
 def compute(page: Page, config: Config, lm: Any = None,
@@ -38,11 +93,18 @@ def compute(page: Page, config: Config, lm: Any = None,
     `lm` is a language model with `.block_perplexity(text)`, needed only
     when the perplexity extra is on.
     """
+    return columns(page, config, lm, names).dicts()
+
+
+def columns(page: Page, config: Config, lm: Any = None,
+            names: Sequence[str] | None = None) -> Columns:
+    """The features of compute() as columns, for the tagger."""
     if names is None:
         names = select_features(config)
     names = tuple(names)
-    if not names or not page.blocks:
-        return [{} for _ in page.blocks]
+    n = len(page.blocks)
+    if not names or not n:
+        return Columns(n, (), (), np.zeros((n, 0), np.int64), np.zeros(0, object), (), {})
     ctx = Context(page, config, names, lm)
     wanted = set(names)
     raw: dict[str, Any] = {}
@@ -51,33 +113,13 @@ def compute(page: Page, config: Config, lm: Any = None,
             raw.update(fam.compute(ctx))
     numeric, other, labeller = _layout(names, tuple(map(config.values.get, names)),
                                        tuple(map(config.scales.get, names)))
-    n = len(page.blocks)
     x = np.empty((len(numeric), n))
     for i, name in enumerate(numeric):
         x[i] = raw[name]
-    at = labeller.indices(x)  # a row a block
-    # Most blocks share most numeric labels with the rest of the page (the
-    # document.* features, container.* zeros, ...): every block's dict is a
-    # copy of one holding each feature's commonest label, and gets only the
-    # labels that differ from it and the other features (about a quarter
-    # of the values), which costs far less than filling every key.
-    common = _commonest(at, len(labeller.labels))
-    template = dict.fromkeys(names)
-    template.update(zip(numeric, labeller.labels[common].tolist()))
-    differs = at != common
-    columns = np.nonzero(differs)[1]
-    changes = zip(np.array(numeric, dtype=object)[columns].tolist(),
-                  labeller.labels[at[differs]].tolist())
-    others = np.empty((n, len(other)), dtype=object)
-    for j, name in enumerate(other):
-        others[:, j] = raw[name]
-    feats = []
-    for count, row in zip(differs.sum(axis=1).tolist(), others.tolist()):
-        f = template.copy()
-        f.update(islice(changes, count))
-        f.update(zip(other, row))
-        feats.append(f)
-    return feats
+    spans = tuple(zip(labeller.offsets[:, 0].tolist(),
+                      [*labeller.offsets[1:, 0].tolist(), len(labeller.labels)]))
+    values = {name: list(raw[name]) for name in other}
+    return Columns(n, names, numeric, labeller.indices(x), labeller.labels, spans, values)
 
 
 def _commonest(at: np.ndarray, width: int) -> np.ndarray:
