@@ -42,6 +42,13 @@ size.*                  [0]
 tag-path.*              [0]
 main-group.*            [-1..1]
 title.*                 [-1..1]
+# What HTML5, ARIA and schema.org say the block is, whether it sits in the
+# page's best body of running text as readability would find it, and how
+# much of it the page declares as its text (JSON-LD, og:description):
+# signals that mean the same on every site (docs/article.md).
+semantic.*              [-1..1]
+candidate.*             [-1..1]
+structured.*            [-1..1]
 
 # Combinations. A block that does not begin a sentence after one that did
 # not end one is a continuation, unless a tag in between breaks the text.
