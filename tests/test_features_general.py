@@ -117,3 +117,20 @@ def test_the_cards_of_a_listing_are_records_seen_whole(config):
     assert raw["record.siblings"][weather] == 3
     assert raw["record.link-density"][weather] == 1.0
     assert raw["record.siblings"][at["Skip to main content"]] == 0
+
+
+def test_what_a_page_declares_itself_to_be_marks_every_block(config):
+    """0185, a course sold as a product, says og:type product and JSON-LD
+    WebPage and Course; 0001, a blog post, og:type article and JSON-LD
+    Article and WebPage (page-type, an extra no shipped config has on:
+    docs/general.md). A page that declares nothing is of type none."""
+    from victor.features import page_type
+    from victor.features.context import Context
+
+    for name, kinds, kind in (("0185", ["og:product", "WebPage", "Course"], "product"),
+                              ("0001", ["og:article", "Article", "WebPage"], "article"),
+                              ("0239", [], "none")):
+        page = read_page_file(WCXB / f"{name}.html.gz", config)
+        assert page.meta.kinds == kinds
+        raw = page_type.compute(Context(page, config, tuple(page_type.FEATURES), None))
+        assert raw["page-type"] == [kind] * len(page.blocks)
