@@ -47,7 +47,7 @@ from typing import Callable, Sequence
 
 from benchmarks.common import table
 from benchmarks.peers import PEERS
-from victor import evaluate, learning, output
+from victor import calibration, evaluate, files, learning, output
 from victor.align import read_gold
 from victor.annotation import load_annotation
 from victor.config import DEFAULT_CONFIG, load_config
@@ -310,33 +310,79 @@ def transfer_table(pages: dict[str, list[Page]], moved: dict[tuple[str, str], Ru
     return table(["trained on", "tested on", "LCS word F1", "bag-of-words F1"], rows)
 
 
-def reliability_table(pages: dict[str, list[Page]], run: Run) -> str:
+def _blocks(ps: list[Page], run: Run) -> tuple[list[float], list[bool]]:
+    """The cross-validated content probability of every block of these
+    pages, and whether the gold keeps it."""
+    probabilities, content = [], []
+    for p in ps:
+        probabilities.extend(run.content.get(p.anno, []))
+        content.extend(label != "o" for label in run.truth.get(p.anno, []))
+    return probabilities, content
+
+
+def fit_temperatures(pages: dict[str, list[Page]], run: Run) -> dict[str, float]:
+    """The calibration's temperature fitted on every collection's held-out
+    blocks ("all", what `learn.py --calibrate` records in a model trained
+    on them) and, for each collection, on the other collections' alone: a
+    temperature fitted on one kind of page, tried on another."""
+    blocks = {c: _blocks(ps, run) for c, ps in pages.items()}
+    fitted = {"all": calibration.fit_temperature(
+        [p for ps, _ in blocks.values() for p in ps], [c for _, cs in blocks.values() for c in cs])}
+    if len(blocks) > 1:
+        for held in blocks:
+            others = [c for c in blocks if c != held]
+            fitted[held] = calibration.fit_temperature(
+                [p for c in others for p in blocks[c][0]], [x for c in others for x in blocks[c][1]])
+    return fitted
+
+
+def calibration_table(pages: dict[str, list[Page]], run: Run, fitted: dict[str, float]) -> str:
+    """Expected calibration error and log loss of each collection's blocks:
+    as the folds' models give them, at the temperature fitted on the other
+    collections, and at the one fitted on all."""
+    rows = []
+    for collection, ps in pages.items():
+        probabilities, content = _blocks(ps, run)
+        row = [collection]
+        for t in (1.0, fitted.get(collection), fitted["all"]):
+            if t is None:
+                row.append("-")
+                continue
+            scaled = calibration.scaled(probabilities, t)
+            row.append(f"{calibration.expected_error(scaled, content):.3f} / "
+                       f"{calibration.log_loss(scaled, content):.3f}")
+        rows.append(row)
+    return table(["collection (error / log loss)", "uncalibrated",
+                  "temperature of the other collections", f"temperature of all ({fitted['all']:.2f})"],
+                 rows)
+
+
+def reliability_table(pages: dict[str, list[Page]], run: Run, temperature: float) -> str:
     """Blocks by content-probability band, and the share of them the gold
-    keeps: calibrated probabilities have the share inside the band."""
+    keeps, before and after calibration: calibrated probabilities have the
+    share inside the band."""
     bands = [i / 10 for i in range(11)]
     rows = []
     for collection, ps in pages.items():
-        counts = [[0, 0] for _ in range(10)]
-        for p in ps:
-            for prob, label in zip(run.content.get(p.anno, []), run.truth.get(p.anno, [])):
-                b = min(int(prob * 10), 9)
-                counts[b][0] += 1
-                counts[b][1] += label != "o"
-        rows.append([collection] + [f"{k / n:.2f} ({n})" if n else "-" for n, k in counts])
+        probabilities, content = _blocks(ps, run)
+        for name, t in (("", 1.0), (f" at {temperature:.2f}", temperature)):
+            counts = calibration.reliability(calibration.scaled(probabilities, t), content)
+            rows.append([collection + name] + [f"{k / n:.2f} ({n})" if n else "-" for n, k in counts])
     return table(["collection"] + [f"{a:.1f}-{b:.1f}" for a, b in zip(bands, bands[1:])], rows)
 
 
-def threshold_table(pages: dict[str, list[Page]], run: Run) -> str:
+def threshold_table(pages: dict[str, list[Page]], run: Run, temperature: float) -> str:
     """Word precision and recall (LCS) when only content blocks with at
-    least this probability are kept (clean.py --threshold)."""
+    least this calibrated probability are kept (clean.py --threshold)."""
     rows = []
     for collection, ps in pages.items():
         cells = []
+        scaled = {p.anno: calibration.scaled(run.content[p.anno], temperature) for p in ps}
         for t in THRESHOLDS:
             texts = {}
             for p in ps:
                 labels = [lab if lab == "o" or c >= t else "o"
-                          for lab, c in zip(run.labels[p.anno], run.content[p.anno])]
+                          for lab, c in zip(run.labels[p.anno], scaled[p.anno])]
                 texts[p.anno] = output.plain_text(run.block_texts[p.anno], labels)
             s = score(ps, texts)
             cells.append(f"{s.lcs.precision:.3f} / {s.lcs.recall:.3f}")
@@ -354,6 +400,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-iterations", type=int, help="L-BFGS iterations (default: each config's)")
     ap.add_argument("--no-transfer", action="store_true", help="skip the transfer table")
     ap.add_argument("--no-peers", action="store_true", help="Victor only")
+    ap.add_argument("--save-run", metavar="FILE",
+                    help="also write Victor's cross-validated labels and probabilities (JSON)")
     args = ap.parse_args(argv)
     started = time.perf_counter()
     pages = {c: pages_of(c, args.sample, args.seed) for c in COLLECTIONS}
@@ -379,11 +427,23 @@ def main(argv: list[str] | None = None) -> int:
               "and tested on another:\n")
         print(transfer_table(pages, moved, peers) + "\n")
     default = cv[DEFAULT_CONFIG]
-    print(f"Calibration of the {DEFAULT_CONFIG} config's content probability (cross-validated): "
-          "share of blocks that are content, by probability band (blocks):\n")
-    print(reliability_table(pages, default) + "\n")
-    print("Word precision / recall with --threshold (content blocks kept only at or above it):\n")
-    print(threshold_table(pages, default) + "\n")
+    if args.save_run:
+        files.write_atomic(args.save_run, json.dumps(
+            {name: {"content": run.content, "truth": run.truth, "labels": run.labels}
+             for name, run in cv.items()}) + "\n")
+    fitted = fit_temperatures(pages, default)
+    print(f"Calibration of the {DEFAULT_CONFIG} config's content probability (cross-validated), "
+          "by temperature scaling (victor/calibration.py): expected calibration error and log "
+          "loss of the blocks, uncalibrated, at the temperature fitted on the other "
+          "collections' blocks, and at the one fitted on every collection's (as "
+          "`learn.py --calibrate` fits it):\n")
+    print(calibration_table(pages, default, fitted) + "\n")
+    print("Share of blocks that are content, by probability band (blocks), uncalibrated and "
+          "at the temperature fitted on all:\n")
+    print(reliability_table(pages, default, fitted["all"]) + "\n")
+    print(f"Word precision / recall with --threshold (content blocks kept only at or above it; "
+          f"probabilities at temperature {fitted['all']:.2f}):\n")
+    print(threshold_table(pages, default, fitted["all"]) + "\n")
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0
 

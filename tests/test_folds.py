@@ -110,4 +110,5 @@ def test_learn_py_reports_site_grouped_folds_by_default(tmp_path):
                            "--cross-validate", "3", "--max-iterations", "5", *pages],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[-1].startswith("accuracy=")
+    assert proc.stdout.splitlines()[-2].startswith("accuracy=")
+    assert "held-out blocks: log loss" in proc.stdout.splitlines()[-1]

@@ -145,7 +145,8 @@ def test_learn_py_cross_validates_with_the_perplexity_extra_on(tmp_path):
                            "--cross-validate", "2", "--max-iterations", "5", *PAGES[:4]],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[-1].startswith("accuracy=")
+    assert proc.stdout.splitlines()[-2].startswith("accuracy=")
+    assert proc.stdout.splitlines()[-1].startswith("temperature ")
 
 
 def test_a_model_trained_with_the_perplexity_extra_on_cleans_pages(tmp_path):

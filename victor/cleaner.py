@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from victor import crf, features, output
+from victor.calibration import content_probabilities
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, ROOT, Config, load_config, settings
 from victor.errors import VictorError
 from victor.labels import OTHER
@@ -57,7 +58,7 @@ def floor(labels: list[str], marginals: list[dict[str, float]], share: float = F
     its most probable content label."""
     if not marginals or any(lab != OTHER for lab in labels):
         return None
-    content = [1.0 - m.get(OTHER, 0.0) for m in marginals]
+    content = content_probabilities(marginals)
     bar = min(share * max(content), cap)
     return [max((k for k in m if k != OTHER), key=m.__getitem__) if p >= bar else OTHER
             for m, p in zip(marginals, content)]
@@ -87,8 +88,9 @@ class Result:
 
     @property
     def content(self) -> list[float]:
-        """Probability that each block is content (any label but o)."""
-        return [1.0 - m.get(OTHER, 0.0) for m in self.marginals]
+        """Probability that each block is content (any label but o), as
+        the model's calibration has it (victor/calibration.py)."""
+        return content_probabilities(self.marginals, self.model.temperature)
 
     @property
     def texts(self) -> list[str]:

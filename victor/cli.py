@@ -287,6 +287,9 @@ def _learn_arguments(ap: argparse.ArgumentParser) -> None:
                     help="allow writing over a model shipped with Victor (victor/models/)")
     ap.add_argument("--cross-validate", type=int, metavar="K",
                     help="split the pages into K folds, train and test each, print the figures")
+    ap.add_argument("--calibrate", type=int, metavar="K",
+                    help="after training, fit the content probability's calibration on K folds "
+                         "(K more trainings) and record it in the model (victor/calibration.py)")
     ap.add_argument("--split", choices=("site", "page"), default="site",
                     help="cross-validation folds keep each web site on one side (default), "
                          "or split pages regardless of site (the old, optimistic figures)")

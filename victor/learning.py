@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from victor import crf, evaluate, features, ngram, output, perplexity
+from victor import calibration, crf, evaluate, features, ngram, output, perplexity
 from victor.align import read_gold
 from victor.annotation import load_annotation, load_training_page
 from victor.cleaner import floor
@@ -202,7 +202,7 @@ def score_fold(fold: int, estimator: crf.CRF, test_set: Sequence[Example]) -> Fo
     for e, labels, marginals in zip(test_set, estimator.predict(pages),
                                     estimator.predict_marginals(pages)):
         labels = floor(labels, marginals) or labels  # as the Cleaner decodes
-        predictions.append(Prediction(e.name, labels, [1.0 - m.get(OTHER, 0.0) for m in marginals]))
+        predictions.append(Prediction(e.name, labels, calibration.content_probabilities(marginals)))
         predicted.extend(labels)
         truth.extend(e.labels)
         score = evaluate.score_page(e.name, output.plain_text(e.texts, labels), e.gold)
@@ -286,6 +286,34 @@ def report(results: list[FoldResult]) -> str:
     return "\n".join(rows)
 
 
+def calibrate(results: list[FoldResult], examples: Sequence[Example], split: str = "site") -> dict:
+    """The temperature that calibrates content probabilities on the folds'
+    held-out pages, with what it was fitted on and what it changes: a
+    model's `calibration` metadata (victor/calibration.py)."""
+    gold = {e.name: e.labels for e in examples}
+    probabilities, content = [], []
+    for r in results:
+        for p in r.predictions:
+            probabilities.extend(p.content)
+            content.extend(label != OTHER for label in gold[p.name])
+    t = calibration.fit_temperature(probabilities, content)
+    after = calibration.scaled(probabilities, t)
+    return {"temperature": round(t, 4), "folds": len(results),
+            "split": split, "blocks": len(content),
+            "log_loss": [round(calibration.log_loss(probabilities, content), 4),
+                         round(calibration.log_loss(after, content), 4)],
+            "expected_error": [round(calibration.expected_error(probabilities, content), 4),
+                               round(calibration.expected_error(after, content), 4)]}
+
+
+def calibration_report(fitted: dict) -> str:
+    before, after = fitted["log_loss"]
+    error_before, error_after = fitted["expected_error"]
+    return (f"temperature {fitted['temperature']:g} on {fitted['blocks']} held-out blocks: "
+            f"log loss {before:.4f} -> {after:.4f}, "
+            f"expected calibration error {error_before:.4f} -> {error_after:.4f}")
+
+
 def label_counts(examples: Iterable[Example]) -> Counter[str]:
     c: Counter[str] = Counter()
     for e in examples:
@@ -320,6 +348,7 @@ def main(args: argparse.Namespace) -> int:
                 results = cross_validate(examples, config, args.cross_validate, params,
                                          workdir, args.jobs, args.split)
             print(report(results))
+            print(calibration_report(calibrate(results, examples, args.split)))
             return 0
         progress = _Progress() if sys.stderr.isatty() else None
         meta = train(examples, config, model_path, params, progress, args.disable)
@@ -328,6 +357,13 @@ def main(args: argparse.Namespace) -> int:
         print(f"wrote {model_path}: {meta['pages']} pages, labels {meta['labels']}, "
               f"{meta['iterations']} iterations in {meta['training_seconds']:.1f}s",
               file=sys.stderr)
+        if args.calibrate:
+            with tempfile.TemporaryDirectory(prefix="victor-cv-") as workdir:
+                results = cross_validate(examples, config, args.calibrate, params,
+                                         workdir, args.jobs, args.split)
+            fitted = calibrate(results, examples, args.split)
+            crf.set_calibration(model_path, fitted)
+            print(f"calibrated {model_path}: " + calibration_report(fitted), file=sys.stderr)
         return 0
     except VictorError as e:
         if args.debug:

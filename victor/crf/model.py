@@ -22,6 +22,7 @@ from victor.crf.modelfile import MAGIC, Weights, read_weights
 from victor.crf.tagger import Tagger
 from victor.crf.template import Template, parse_template
 from victor.errors import VictorError
+from victor.files import write_atomic
 from victor.labels import LABELS
 
 if TYPE_CHECKING:
@@ -58,6 +59,38 @@ class Model:
 
     def marginals(self, scores: np.ndarray) -> list[dict[str, float]]:
         return self.tagger.marginals(scores)
+
+    @property
+    def temperature(self) -> float:
+        """What the content probability's log-odds are divided by
+        (victor/calibration.py); 1 for a model never calibrated."""
+        return temperature_of(self.metadata, str(self.path or "the fitted model"))
+
+
+def temperature_of(metadata: dict, source: str) -> float:
+    """The calibration temperature a model's metadata records, checked."""
+    value = metadata.get("calibration", {}).get("temperature", 1.0) \
+        if isinstance(metadata.get("calibration", {}), dict) else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1000:
+        raise VictorError(f"{source}: calibration temperature {value!r} in its metadata is not "
+                          "a positive number; calibrate again (learn.py --calibrate)")
+    return float(value)
+
+
+def set_calibration(path: str | os.PathLike, calibration: dict) -> dict:
+    """Records a calibration in a model's metadata, leaving the model file
+    as it is (the metadata's hash is of the model file only); returns the
+    metadata written."""
+    path = Path(path)
+    metadata = read_metadata(path)
+    metadata["calibration"] = calibration
+    temperature_of(metadata, str(path))
+    try:
+        write_atomic(metadata_path(path), json.dumps(metadata, indent=2, ensure_ascii=False) + "\n")
+    except OSError as e:
+        raise VictorError(f"{metadata_path(path)}: cannot write model metadata "
+                          f"({e.strerror or e})") from None
+    return metadata
 
 
 def metadata_path(model_path: Path) -> Path:
@@ -119,6 +152,7 @@ def load_model(path: str | os.PathLike, expected_config: object = None,
             raise VictorError(f"{path}: the config's {shown} differ from what the model was "
                               "trained with; undo the change or retrain")
 
+    temperature_of(metadata, str(meta_path))
     tagger = pycrfsuite.Tagger()
     try:
         tagger.open(str(path))

@@ -1,0 +1,121 @@
+"""The content probability's calibration (victor/calibration.py): a
+temperature fitted on held-out blocks, recorded in the model, that moves
+what a probability says and never which blocks are kept."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from victor import calibration, crf, learning
+from victor.cleaner import Cleaner
+from victor.config import load_config
+from victor.errors import VictorError
+
+from repo_data import CLEANEVAL, ROOT
+
+PAGES = [str(CLEANEVAL / f"{n}.anno") for n in (12, 14, 31, 49)]
+
+
+def test_scaling_keeps_one_half_and_the_order_of_blocks():
+    probabilities = [0.01, 0.2, 0.5, 0.7, 0.99]
+    for t in (0.5, 1.0, 2.0):
+        scaled = calibration.scaled(probabilities, t)
+        assert scaled[2] == pytest.approx(0.5)
+        assert scaled == sorted(scaled)
+    assert calibration.scaled(probabilities, 1.0) == pytest.approx(probabilities)
+    hotter = calibration.scaled(probabilities, 2.0)
+    assert hotter[0] > 0.01 and hotter[-1] < 0.99  # drawn toward one half
+
+
+@pytest.mark.parametrize("truth", [0.5, 1.0, 2.5])
+def test_the_fit_finds_the_temperature_the_gold_was_drawn_at(truth):
+    """Gold drawn at probabilities overconfident by `truth`: the fitted
+    temperature undoes it."""
+    rng = random.Random(7)
+    said = [rng.random() for _ in range(20000)]
+    content = [rng.random() < q for q in calibration.scaled(said, truth)]
+    assert calibration.fit_temperature(said, content) == pytest.approx(truth, rel=0.08)
+    fitted = calibration.scaled(said, calibration.fit_temperature(said, content))
+    assert calibration.log_loss(fitted, content) <= calibration.log_loss(said, content)
+    assert calibration.expected_error(fitted, content) < 0.02
+
+
+def test_nothing_to_fit_leaves_the_probabilities_alone():
+    assert calibration.fit_temperature([0.2, 0.9], [True, True]) == 1.0
+    assert calibration.fit_temperature([], []) == 1.0
+
+
+def test_reliability_counts_blocks_and_content_by_band():
+    bands = calibration.reliability([0.05, 0.07, 0.55, 1.0], [False, True, True, True])
+    assert bands[0] == (2, 1) and bands[5] == (1, 1) and bands[9] == (1, 1)
+    assert sum(n for n, _ in bands) == 4
+
+
+@pytest.fixture(scope="module")
+def calibrated_model(tmp_path_factory):
+    """The shipped cleaneval model, with a temperature of 2 in its metadata."""
+    folder = tmp_path_factory.mktemp("model")
+    shipped = ROOT / "victor" / "models" / "cleaneval.crfsuite"
+    model = folder / shipped.name
+    shutil.copy(shipped, model)
+    shutil.copy(crf.model.metadata_path(shipped), crf.model.metadata_path(model))
+    crf.set_calibration(model, {"temperature": 2.0})
+    return model
+
+
+def test_a_calibrated_model_keeps_the_same_blocks_with_other_probabilities(calibrated_model):
+    page = (CLEANEVAL / "14.html").read_bytes()
+    plain = Cleaner("cleaneval").clean(page)
+    calibrated = Cleaner("cleaneval", calibrated_model).clean(page)
+    assert calibrated.labels == plain.labels
+    assert calibrated.content == pytest.approx(calibration.scaled(plain.content, 2.0))
+    assert calibrated.content != pytest.approx(plain.content)
+
+
+def test_the_threshold_cuts_the_calibrated_probability(calibrated_model):
+    page = (CLEANEVAL / "14.html").read_bytes()
+    plain = Cleaner("cleaneval").clean(page)
+    # A content block at 0.95 uncalibrated is about 0.81 at temperature 2.
+    bar = 0.9
+    sure = [p >= bar for lab, p in zip(plain.labels, plain.content) if lab != "o"]
+    kept = Cleaner("cleaneval", calibrated_model, threshold=bar).clean(page)
+    scaled = calibration.scaled(plain.content, 2.0)
+    assert [lab != "o" for lab in kept.labels] == [
+        lab != "o" and p >= bar for lab, p in zip(plain.labels, scaled)]
+    assert sum(lab != "o" for lab in kept.labels) < sum(sure)
+
+
+def test_a_bad_temperature_is_refused_in_one_line(tmp_path, calibrated_model):
+    model = tmp_path / "m.crfsuite"
+    shutil.copy(calibrated_model, model)
+    meta = crf.model.metadata_path(calibrated_model)
+    metadata = json.loads(meta.read_text(encoding="utf-8"))
+    metadata["calibration"] = {"temperature": -1}
+    crf.model.metadata_path(model).write_text(json.dumps(metadata), encoding="utf-8")
+    with pytest.raises(VictorError, match=r"m\.crfsuite\.json: calibration temperature -1 ") as e:
+        Cleaner("cleaneval", model)
+    assert "\n" not in str(e.value)
+    with pytest.raises(VictorError, match="not a positive number"):
+        crf.set_calibration(calibrated_model, {"temperature": 0})
+    assert crf.read_metadata(calibrated_model)["calibration"] == {"temperature": 2.0}
+
+
+def test_learn_py_calibrate_records_the_fitted_temperature(tmp_path):
+    model = tmp_path / "m.crfsuite"
+    proc = subprocess.run([sys.executable, str(ROOT / "learn.py"), "--config", "cleaneval",
+                           "-o", str(model), "--max-iterations", "5", "--calibrate", "2", *PAGES],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    fitted = crf.read_metadata(model)["calibration"]
+    assert fitted["folds"] == 2 and fitted["split"] == "site"
+    examples = learning.load_examples(PAGES, load_config("cleaneval"))
+    assert fitted["blocks"] == sum(len(e.labels) for e in examples)  # every page held out once
+    assert fitted["log_loss"][1] <= fitted["log_loss"][0]
+    assert f"temperature {fitted['temperature']:g} on {fitted['blocks']} held-out blocks" in proc.stderr
+    assert Cleaner(load_config("cleaneval"), model).model.temperature == fitted["temperature"]
