@@ -19,8 +19,13 @@ WCXB: scores by page type, and the share of the benchmark's `with` snippets
 found and of its `without` snippets wrongly kept. Then a transfer table
 (the default config trained on one collection and tested on each other,
 and trained on all but one and tested on it), and the calibration of the
-content probability: blocks by probability band against the share that
-is content, and word precision and recall at each `--threshold`.
+content probability (victor/calibration.py): the temperature fitted on
+every collection's held-out blocks and on all but one, the calibration
+error before and after, blocks by probability band against the share
+that is content, and word precision and recall at each `--threshold`.
+With --record-calibration (every page only), each config's fitted
+calibration is recorded in its shipped model, as `learn.py --calibrate 5`
+would fit it.
 
     python3 -m benchmarks.quality                 # every annotated page: 21 trainings, 50 min on 2 idle cores
     python3 -m benchmarks.quality --sample 200    # 200 pages a collection
@@ -47,7 +52,7 @@ from typing import Callable, Sequence
 
 from benchmarks.common import table
 from benchmarks.peers import PEERS
-from victor import calibration, evaluate, files, learning, output
+from victor import calibration, crf, evaluate, files, learning, output
 from victor.align import read_gold
 from victor.annotation import load_annotation
 from victor.config import DEFAULT_CONFIG, load_config
@@ -336,6 +341,22 @@ def fit_temperatures(pages: dict[str, list[Page]], run: Run) -> dict[str, float]
     return fitted
 
 
+def record_calibration(cv: dict[str, Run], folds: int) -> list[str]:
+    """Records in each config's shipped model the calibration fitted on
+    that config's cross-validated blocks: the same held-out predictions
+    `learn.py --calibrate` would fit on, when every page the model was
+    trained on took part. Returns what was written, a line a model."""
+    written = []
+    for name, run in cv.items():
+        probabilities = [p for page in run.content for p in run.content[page]]
+        content = [lab != "o" for page in run.content for lab in run.truth[page]]
+        fitted = learning.fitted_calibration(probabilities, content, folds, "site")
+        model = load_config(name).model
+        crf.set_calibration(model, fitted)
+        written.append(f"calibrated {model}: {learning.calibration_report(fitted)}")
+    return written
+
+
 def calibration_table(pages: dict[str, list[Page]], run: Run, fitted: dict[str, float]) -> str:
     """Expected calibration error and log loss of each collection's blocks:
     as the folds' models give them, at the temperature fitted on the other
@@ -400,9 +421,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-iterations", type=int, help="L-BFGS iterations (default: each config's)")
     ap.add_argument("--no-transfer", action="store_true", help="skip the transfer table")
     ap.add_argument("--no-peers", action="store_true", help="Victor only")
+    ap.add_argument("--record-calibration", action="store_true",
+                    help="record each config's fitted calibration in its shipped model "
+                         "(every page only: not with --sample)")
     ap.add_argument("--save-run", metavar="FILE",
                     help="also write Victor's cross-validated labels and probabilities (JSON)")
     args = ap.parse_args(argv)
+    if args.record_calibration and args.sample:
+        ap.error("--record-calibration: the shipped models were trained on every page, "
+                 "so calibrate them on every page (no --sample)")
     started = time.perf_counter()
     pages = {c: pages_of(c, args.sample, args.seed) for c in COLLECTIONS}
     everything = [p for ps in pages.values() for p in ps]
@@ -444,6 +471,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Word precision / recall with --threshold (content blocks kept only at or above it; "
           f"probabilities at temperature {fitted['all']:.2f}):\n")
     print(threshold_table(pages, default, fitted["all"]) + "\n")
+    if args.record_calibration:
+        print("\n".join(record_calibration(cv, args.folds)) + "\n")
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0
 

@@ -287,19 +287,26 @@ def report(results: list[FoldResult]) -> str:
 
 
 def calibrate(results: list[FoldResult], examples: Sequence[Example], split: str = "site") -> dict:
-    """The temperature that calibrates content probabilities on the folds'
-    held-out pages, with what it was fitted on and what it changes: a
-    model's `calibration` metadata (victor/calibration.py)."""
+    """The calibration that the folds' held-out pages call for
+    (fitted_calibration)."""
     gold = {e.name: e.labels for e in examples}
     probabilities, content = [], []
     for r in results:
         for p in r.predictions:
             probabilities.extend(p.content)
             content.extend(label != OTHER for label in gold[p.name])
+    return fitted_calibration(probabilities, content, len(results), split)
+
+
+def fitted_calibration(probabilities: Sequence[float], content: Sequence[bool],
+                       folds: int, split: str) -> dict:
+    """A model's `calibration` metadata (victor/calibration.py): the
+    temperature fitted on held-out blocks' content probabilities and gold,
+    what it was fitted on, and the log loss and expected calibration error
+    before and after."""
     t = calibration.fit_temperature(probabilities, content)
     after = calibration.scaled(probabilities, t)
-    return {"temperature": round(t, 4), "folds": len(results),
-            "split": split, "blocks": len(content),
+    return {"temperature": round(t, 4), "folds": folds, "split": split, "blocks": len(content),
             "log_loss": [round(calibration.log_loss(probabilities, content), 4),
                          round(calibration.log_loss(after, content), 4)],
             "expected_error": [round(calibration.expected_error(probabilities, content), 4),
