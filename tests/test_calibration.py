@@ -14,7 +14,7 @@ import pytest
 
 from victor import calibration, crf, learning
 from victor.cleaner import Cleaner
-from victor.config import load_config
+from victor.config import load_config, shipped_configs
 from victor.errors import VictorError
 
 from repo_data import CLEANEVAL, ROOT
@@ -57,30 +57,46 @@ def test_reliability_counts_blocks_and_content_by_band():
     assert sum(n for n, _ in bands) == 4
 
 
-@pytest.fixture(scope="module")
-def calibrated_model(tmp_path_factory):
-    """The shipped cleaneval model, with a temperature of 2 in its metadata."""
-    folder = tmp_path_factory.mktemp("model")
+def _shipped_at(folder, temperature: float):
+    """The shipped cleaneval model, with this temperature in its metadata."""
     shipped = ROOT / "victor" / "models" / "cleaneval.crfsuite"
     model = folder / shipped.name
     shutil.copy(shipped, model)
     shutil.copy(crf.model.metadata_path(shipped), crf.model.metadata_path(model))
-    crf.set_calibration(model, {"temperature": 2.0})
+    crf.set_calibration(model, {"temperature": temperature})
     return model
 
 
-def test_a_calibrated_model_keeps_the_same_blocks_with_other_probabilities(calibrated_model):
+@pytest.fixture(scope="module")
+def calibrated_model(tmp_path_factory):
+    return _shipped_at(tmp_path_factory.mktemp("hot"), 2.0)
+
+
+@pytest.fixture(scope="module")
+def plain_model(tmp_path_factory):
+    return _shipped_at(tmp_path_factory.mktemp("plain"), 1.0)
+
+
+def test_every_shipped_model_is_calibrated():
+    for config in shipped_configs():
+        fitted = crf.read_metadata(load_config(config).model)["calibration"]
+        assert fitted["temperature"] > 1 and fitted["split"] == "site"
+        assert fitted["expected_error"][1] < fitted["expected_error"][0]
+
+
+def test_a_calibrated_model_keeps_the_same_blocks_with_other_probabilities(calibrated_model,
+                                                                          plain_model):
     page = (CLEANEVAL / "14.html").read_bytes()
-    plain = Cleaner("cleaneval").clean(page)
+    plain = Cleaner("cleaneval", plain_model).clean(page)
     calibrated = Cleaner("cleaneval", calibrated_model).clean(page)
     assert calibrated.labels == plain.labels
     assert calibrated.content == pytest.approx(calibration.scaled(plain.content, 2.0))
     assert calibrated.content != pytest.approx(plain.content)
 
 
-def test_the_threshold_cuts_the_calibrated_probability(calibrated_model):
+def test_the_threshold_cuts_the_calibrated_probability(calibrated_model, plain_model):
     page = (CLEANEVAL / "14.html").read_bytes()
-    plain = Cleaner("cleaneval").clean(page)
+    plain = Cleaner("cleaneval", plain_model).clean(page)
     # A content block at 0.95 uncalibrated is about 0.81 at temperature 2.
     bar = 0.9
     sure = [p >= bar for lab, p in zip(plain.labels, plain.content) if lab != "o"]
