@@ -83,12 +83,29 @@ def test_a_share_of_the_far_boilerplate_trains_on_fewer_blocks_and_still_labels(
     assert [len(labels) for labels in predicted] == [len(e.labels) for e in test]
 
 
+def test_values_few_sites_show_are_not_trained_on(pages):
+    config, train, test = pages
+    X, y = [e.features for e in train], [e.labels for e in train]
+    template = load_template(config.template)
+    whole = CRF(template, {"max-iterations": 5}).fit(X, y, [e.group.site for e in train])
+    cut = CRF(template, {"max-iterations": 5, "min-sites": 2}).fit(
+        X, y, [e.group.site for e in train])
+    assert "items_left_out" not in whole.model_.metadata
+    assert cut.model_.metadata["items_left_out"] > 0
+    assert cut.model_.metadata["params"]["min_sites"] == 2
+    assert cut.model_.metadata["model_bytes"] < whole.model_.metadata["model_bytes"]
+    predicted = cut.predict([e.features for e in test])
+    assert [len(labels) for labels in predicted] == [len(e.labels) for e in test]
+
+
 @pytest.mark.parametrize("params, fault", [
     ({"c3": 1}, "unknown parameter 'c3'"),
     ({"c2": -1}, "parameter 'c2' must be a number, 0 or more"),
     ({"max-iterations": "many"}, "parameter 'max-iterations' must be a number"),
     ({"far-other-share": 0}, "parameter 'far-other-share' must be a share above 0"),
     ({"far-other-share": 1.5}, "parameter 'far-other-share' must be a share above 0"),
+    ({"min-sites": 0}, "parameter 'min-sites' must be a whole number, 1 or more"),
+    ({"min-sites": 2.5}, "parameter 'min-sites' must be a whole number, 1 or more"),
 ])
 def test_bad_parameters_are_refused_when_the_crf_is_made(pages, params, fault):
     config, _, _ = pages

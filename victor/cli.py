@@ -302,6 +302,9 @@ def _learn_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--far-other-share", type=float, metavar="SHARE",
                     help="train on this share of the boilerplate runs beyond 10 blocks of "
                          "any content (default: from the config)")
+    ap.add_argument("--min-sites", type=int, metavar="N",
+                    help="train only on feature values (class words...) that N training sites "
+                         "or more show (default: from the config)")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="processes for cross-validation folds")
     ap.add_argument("--debug", action="store_true", help="show tracebacks")
 

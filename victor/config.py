@@ -74,7 +74,7 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "values": (dict, "a mapping of feature names to ascending number lists"),
     "scales": (dict, "a mapping of feature names to step counts"),
     "regexp": (dict, "a mapping of names to lists of regular expressions"),
-    "crf": (dict, "a mapping with c1, c2, max-iterations, far-other-share"),
+    "crf": (dict, "a mapping with c1, c2, max-iterations, far-other-share, min-sites"),
     "perplexity-model": ((str, type(None)), "a language model path or null"),
 }
 _REQUIRED = ("tag-delete", "crf-features")

@@ -99,7 +99,8 @@ def fit(examples: Sequence[Example], config: Config, params: dict,
     template = crf.load_template(config.template)
     template = replace(template, source=_portable(Path(template.source)))
     return crf.CRF(template, params, on_iteration).fit([e.features for e in examples],
-                                                       [e.labels for e in examples])
+                                                       [e.labels for e in examples],
+                                                       [e.group.site for e in examples])
 
 
 def _portable(path: Path) -> str:
@@ -339,7 +340,8 @@ def main(args: argparse.Namespace) -> int:
         config = load_config(args.config)
         params = dict(config.crf)
         for key, value in (("c1", args.c1), ("c2", args.c2), ("max-iterations", args.max_iterations),
-                           ("far-other-share", args.far_other_share)):
+                           ("far-other-share", args.far_other_share),
+                           ("min-sites", args.min_sites)):
             if value is not None:
                 params[key] = value
         model_path = Path(args.output or config.model)

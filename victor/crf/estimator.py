@@ -25,6 +25,7 @@ from typing import Callable, Mapping, Sequence
 
 import pycrfsuite
 
+from victor.crf.cutoff import rare_items, without
 from victor.crf.expansion import ATTRIBUTE_KEYS, Expander
 from victor.crf.model import Model, assemble, load_model, metadata_path
 from victor.crf.params import SETTABLE, VICTOR_ONLY, training_params
@@ -39,7 +40,7 @@ Pages = Sequence[Sequence[dict[str, str]]]
 
 class CRF:
     """A linear-chain CRF over a template's attributes. `params` are c1, c2,
-    max-iterations and far-other-share (victor.crf.params); `on_iteration(i, loss)` hears of
+    max-iterations, far-other-share and min-sites (victor.crf.params); `on_iteration(i, loss)` hears of
     each L-BFGS iteration. After fit or load, `model_` is the trained Model."""
 
     def __init__(self, template: Template, params: Mapping[str, object] | None = None,
@@ -49,10 +50,18 @@ class CRF:
         self.on_iteration = on_iteration
         self.model_: Model | None = None
 
-    def fit(self, X: Pages, y: Sequence[Sequence[str]]) -> CRF:
+    def fit(self, X: Pages, y: Sequence[Sequence[str]],
+            sites: Sequence[str] | None = None) -> CRF:
         """Trains on whole pages; every bad page or label is refused before
-        training starts, since training may take hours."""
+        training starts, since training may take hours. `sites` names each
+        page's web site, which min-sites counts (each page its own site if
+        not given)."""
         counts = _label_counts(X, y)
+        if sites is None:
+            sites = [str(i) for i in range(len(X))]
+        elif len(sites) != len(X):
+            raise VictorError(f"{len(X)} pages of features but {len(sites)} sites")
+        rare = rare_items(X, sites, int(self.params["min_sites"]))
         trainer = _Trainer(self.on_iteration)
         trainer.set_params({k: v for k, v in self.params.items() if k not in VICTOR_ONLY})
         expander = Expander(self.template, compact=True)
@@ -61,7 +70,7 @@ class CRF:
         trained = 0
         for blocks, page_labels in zip(X, y):
             if blocks:
-                attributes = expander.expand(blocks)
+                attributes = expander.expand(without(blocks, rare))
                 for start, end in stretches(page_labels, share, rng):
                     trainer.append(attributes[start:end], list(page_labels[start:end]))
                     trained += end - start
@@ -78,6 +87,7 @@ class CRF:
             "labels": dict(sorted(counts.items())),
             "pages": len(X),
             "trained_blocks": trained,
+            **({"items_left_out": sum(map(len, rare.values()))} if rare else {}),
             "template": {"source": template.source, "sha256": template.digest,
                          "text": template.text},
             "attribute_keys": ATTRIBUTE_KEYS,

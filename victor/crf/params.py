@@ -14,15 +14,17 @@ from victor.errors import VictorError
 # What a config or the command line may set, in crfsuite's spelling: L1 and
 # L2 regularisation and L-BFGS's iterations; and Victor's own, which crfsuite
 # is not given: the share of the boilerplate runs far from any content that
-# training learns from (victor.crf.sampling).
-SETTABLE = ("c1", "c2", "max_iterations", "far_other_share")
-VICTOR_ONLY = ("far_other_share",)
+# training learns from (victor.crf.sampling), and the fewest training sites
+# that must show a feature value for it to be learnt from (victor.crf.cutoff).
+SETTABLE = ("c1", "c2", "max_iterations", "far_other_share", "min_sites")
+VICTOR_ONLY = ("far_other_share", "min_sites")
 
 DEFAULT_PARAMS = MappingProxyType({
     "c1": 0.1,
     "c2": 0.01,
     "max_iterations": 200,
     "far_other_share": 1.0,
+    "min_sites": 1,
     # All 25 label transitions get a weight, even those unseen in training:
     # with five labels that is cheap and lets L1/L2 decide.
     "feature.possible_transitions": True,
@@ -46,6 +48,9 @@ def check_params(params: Mapping[str, object], where: str) -> dict[str, float]:
         if name == "far_other_share" and not 0 < value <= 1:
             raise VictorError(f"{where}: parameter '{key}' must be a share above 0 and at "
                               f"most 1, not {value!r}")
+        if name == "min_sites" and (value != int(value) or value < 1):
+            raise VictorError(f"{where}: parameter '{key}' must be a whole number, 1 or "
+                              f"more, not {value!r}")
         checked[name] = value
     return checked
 
