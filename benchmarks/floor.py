@@ -1,4 +1,4 @@
-"""The floor under decoding (victor.cleaner.floor), measured: on pages the
+"""The floor under decoding (victor.decoding.floor), measured: on pages the
 shipped models were not trained on, how many outputs are empty and how
 much of the gold text is kept, without the floor and with it at several
 settings.
@@ -20,7 +20,8 @@ import sys
 from pathlib import Path
 
 from benchmarks.common import bag_f1, collection_pages, gold_words, table
-from victor.cleaner import FLOOR_CAP, FLOOR_SHARE, Cleaner, floor
+from victor.cleaner import Cleaner
+from victor.decoding import FLOOR_CAP, FLOOR_SHARE, floor
 from victor.config import shipped_configs
 from victor.inputs import read_input
 from victor.output import plain_text

@@ -23,6 +23,8 @@ content probability (victor/calibration.py): the temperature fitted on
 every collection's held-out blocks and on all but one, the calibration
 error before and after, blocks by probability band against the share
 that is content, and word precision and recall at each `--threshold`.
+Last, each config's held-out predictions decoded at other values of its
+`keep-above` (victor/decoding.py), the figures its value was chosen by.
 With --record-calibration (every page only), each config's fitted
 calibration is recorded in its shipped model, as `learn.py --calibrate 5`
 would fit it.
@@ -52,7 +54,7 @@ from typing import Callable, Sequence
 
 from benchmarks.common import table
 from benchmarks.peers import PEERS
-from victor import calibration, crf, evaluate, files, learning, output
+from victor import calibration, crf, decoding, evaluate, files, learning, output
 from victor.align import read_gold
 from victor.annotation import load_annotation
 from victor.config import DEFAULT_CONFIG, load_config
@@ -66,6 +68,7 @@ COLLECTIONS = {"cleaneval-dev": ROOT / "data" / "cleaneval",
 # The config each collection's own idea of content matches (issue #14).
 OWN_CONFIG = {"cleaneval-dev": "cleaneval", "dragnet-train": "article"}
 THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+KEEP_ABOVE = (None, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 
 
 @dataclass
@@ -160,11 +163,13 @@ class Run:
     truth: dict[str, list[str]]
     block_texts: dict[str, list[str]]
     labels: dict[str, list[str]]
+    paths: dict[str, list[str]]  # the best paths, before decoding widens them
+    marginals: dict[str, list[dict[str, float]]]
 
 
 def _collect(results: Sequence[learning.FoldResult],
              examples: dict[str, learning.Example]) -> Run:
-    run = Run({}, {}, {}, {}, {})
+    run = Run({}, {}, {}, {}, {}, {}, {})
     for r in results:
         for p in r.predictions:
             e = examples[p.name]
@@ -173,6 +178,8 @@ def _collect(results: Sequence[learning.FoldResult],
             run.truth[p.name] = e.labels
             run.block_texts[p.name] = e.texts
             run.labels[p.name] = p.labels
+            run.paths[p.name] = p.path
+            run.marginals[p.name] = p.marginals
     return run
 
 
@@ -411,6 +418,29 @@ def threshold_table(pages: dict[str, list[Page]], run: Run, temperature: float) 
     return table(["collection (P / R)"] + [f"≥{t}" for t in THRESHOLDS], rows)
 
 
+def keep_above_table(pages: dict[str, list[Page]], run: Run) -> str:
+    """Each collection's word F1 (LCS / bag-of-words) and WCXB's by page
+    type when the same held-out predictions are decoded at other values of
+    the config's `keep-above` (victor/decoding.py; "-": the best path and
+    the floor alone)."""
+    kinds = sorted({p.page_type for p in pages.get("wcxb-dev", [])})
+    rows = []
+    for bar in KEEP_ABOVE:
+        texts = {}
+        for ps in pages.values():
+            for p in ps:
+                labels, _ = decoding.decode(run.paths[p.anno], run.marginals[p.anno], bar)
+                texts[p.anno] = output.plain_text(run.block_texts[p.anno], labels)
+        row = ["-" if bar is None else str(bar)]
+        for ps in pages.values():
+            s = score(ps, texts)
+            row.append(f"{s.lcs.f1:.3f} / {s.bag_f1:.3f}")
+        row += [score([p for p in pages["wcxb-dev"] if p.page_type == k], texts).bag_f1
+                for k in kinds]
+        rows.append(row)
+    return table(["keep-above"] + [f"{c} (LCS / BoW)" for c in pages] + kinds, rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sample", type=int, metavar="N", help="a seeded random N pages a collection")
@@ -471,6 +501,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Word precision / recall with --threshold (content blocks kept only at or above it; "
           f"probabilities at temperature {fitted['all']:.2f}):\n")
     print(threshold_table(pages, default, fitted["all"]) + "\n")
+    for name, run in cv.items():
+        config = load_config(name)
+        print(f"The {name} config's held-out predictions decoded at other values of its "
+              f"keep-above (victor/decoding.py; it has {config.keep_above}):\n")
+        print(keep_above_table({c: ps for c, ps in pages.items()
+                                if all(p.anno in run.paths for p in ps)}, run) + "\n")
     if args.record_calibration:
         print("\n".join(record_calibration(cv, args.folds)) + "\n")
     print(f"({time.perf_counter() - started:.0f} s)")

@@ -129,6 +129,10 @@ def test_a_config_with_an_unknown_key(model, tmp_path):
      "must be a non-empty ascending list of numbers"),
     ("  words-before: 10", "  words-before: ten", "scales.words-before",
      "must be a whole number of steps, at least 1"),
+    ("keep-above: 0.3", "keep-above: 1.5", "keep-above",
+     "must be a probability between 0 and 1, or null"),
+    ("keep-above: 0.3", "keep-above: yes", "keep-above",
+     "must be a probability between 0 and 1, or null"),
 ])
 def test_a_config_with_a_wrong_typed_value(model, tmp_path, old, new, key, why):
     config = edited_config(tmp_path, old, new)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from victor import crf, features, output
+from victor import crf, decoding, features, output
 from victor.calibration import content_probabilities
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, ROOT, Config, load_config, settings
 from victor.errors import VictorError
@@ -29,39 +29,6 @@ from victor.page import Page, read_page
 
 if TYPE_CHECKING:  # imported when a config's perplexity extra is on
     from victor.perplexity import PerplexityModel
-
-
-# The floor under decoding (see `floor`): when the CRF labels no block of a
-# page as content, the blocks whose content probability reaches FLOOR_SHARE
-# of the page's highest are kept, and any block at FLOOR_CAP or above. On
-# the 1,296 WCXB pages, which neither shipped model saw, every share from
-# 1 down to 0 did better than no floor and 0 did best: keeping every
-# block of such a page (mean bag-of-words F1 of all pages 0.663 against
-# 0.587 at a share of 0.3, article config; 0.802 against 0.798,
-# cleaneval). Site-grouped cross-validation may settle it otherwise.
-FLOOR_SHARE = 0.0
-FLOOR_CAP = 0.5
-
-
-def floor(labels: list[str], marginals: list[dict[str, float]], share: float = FLOOR_SHARE,
-          cap: float = FLOOR_CAP) -> list[str] | None:
-    """Labels that keep the page's most probable content when the CRF keeps
-    none of it; None when it keeps some, or the page has no block.
-
-    On a page unlike its training pages a model hesitates: every block's
-    content probability (1 - P(o)) stays under one half, so Viterbi labels
-    them all o, though the page has text a reader came for (a Korean news
-    page: 0.006 at most, on the article's own text). Measured against
-    people's gold on held-out pages, keeping blocks beats keeping nothing,
-    and keeping all of them beat keeping the most probable ones
-    (docs/robustness.md, `python3 -m benchmarks.floor`). A kept block gets
-    its most probable content label."""
-    if not marginals or any(lab != OTHER for lab in labels):
-        return None
-    content = content_probabilities(marginals)
-    bar = min(share * max(content), cap)
-    return [max((k for k in m if k != OTHER), key=m.__getitem__) if p >= bar else OTHER
-            for m, p in zip(marginals, content)]
 
 
 @dataclass
@@ -74,7 +41,7 @@ class Result:
     columns: features.Columns = field(repr=False)
     scores: np.ndarray = field(repr=False)  # the CRF's score of each label, per block
     model: crf.Model = field(repr=False)
-    fallback: bool = False  # the labels are floor's: the CRF kept no block
+    fallback: bool = False  # the labels are the floor's: the best path kept no block
 
     @cached_property
     def features(self) -> list[dict[str, str]]:
@@ -184,13 +151,11 @@ class Cleaner:
     def label(self, page: Page) -> Result:
         columns = features.columns(page, self.config, self.lm, self.selected)
         scores = self.model.column_scores(columns)
-        result = Result(page, self.model.best_labels(scores), columns, scores, self.model)
-        # Only a page labelled all o needs the marginals here: the text
-        # formats do without them otherwise.
-        floored = (floor(result.labels, result.marginals)
-                   if all(lab == OTHER for lab in result.labels) else None)
-        if floored is not None:
-            result.labels, result.fallback = floored, True
+        labels = self.model.best_labels(scores)
+        result = Result(page, labels, columns, scores, self.model)
+        if decoding.needs_marginals(labels, self.config.keep_above):
+            result.labels, result.fallback = decoding.decode(labels, result.marginals,
+                                                             self.config.keep_above)
         # The user's own threshold comes last: it may empty a page on purpose.
         if self.threshold is not None:
             result.labels = [lab if lab == OTHER or p >= self.threshold else OTHER

@@ -60,6 +60,9 @@ class Config:
     regexp: dict[str, tuple[re.Pattern, ...]]
     crf: dict[str, float]
     perplexity_model: Path | None = None
+    # victor.decoding.keep_likely: blocks the best path drops but the CRF
+    # gives at least this content probability are kept; None: the path alone.
+    keep_above: float | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
@@ -76,6 +79,7 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "regexp": (dict, "a mapping of names to lists of regular expressions"),
     "crf": (dict, "a mapping with c1, c2, max-iterations, far-other-share, min-sites"),
     "perplexity-model": ((str, type(None)), "a language model path or null"),
+    "keep-above": ((int, float, type(None)), "a probability between 0 and 1, or null"),
 }
 _REQUIRED = ("tag-delete", "crf-features")
 
@@ -146,6 +150,9 @@ def load_config(name_or_path: str | Path) -> Config:
         if not isinstance(on, bool):
             raise bad(f"extras.{name}", "must be true or false")
         extras[str(name)] = on
+    keep_above = raw.get("keep-above")
+    if isinstance(keep_above, bool) or (keep_above is not None and not 0 <= keep_above <= 1):
+        raise bad("keep-above", "must be a probability between 0 and 1, or null")
     crf = dict(raw.get("crf", {}))
     check_params(crf, f"{path}: key 'crf'")
     for i, f in enumerate(raw["crf-features"]):
@@ -178,6 +185,7 @@ def load_config(name_or_path: str | Path) -> Config:
         regexp=regexp,
         crf=crf,
         perplexity_model=_locate(lm, path, MODEL_DIR, "") if lm else None,
+        keep_above=None if keep_above is None else float(keep_above),
         raw=raw,
     )
 

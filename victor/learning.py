@@ -19,10 +19,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from victor import calibration, crf, evaluate, features, ngram, output, perplexity
+from victor import calibration, crf, decoding, evaluate, features, ngram, output, perplexity
 from victor.align import read_gold
 from victor.annotation import load_annotation, load_training_page
-from victor.cleaner import floor
 from victor.folds import PageGroup, page_folds, page_group, site_folds
 from victor.config import MODEL_DIR, ROOT, Config, settings
 from victor.errors import VictorError
@@ -118,8 +117,10 @@ class Prediction:
     fold's own (benchmarks/quality.py)."""
 
     name: str  # the .anno file
-    labels: list[str]
+    labels: list[str]  # as the Cleaner decodes them (victor.decoding)
     content: list[float]  # each block's probability of being content
+    path: list[str]  # the best path, before decoding widens it
+    marginals: list[dict[str, float]]  # for decoding it otherwise (benchmarks/quality.py)
 
 
 @dataclass
@@ -192,18 +193,21 @@ def run_fold(args) -> FoldResult:
         lm = fold_language_model(train_set, Path(workdir) / f"fold{fold}.arpa")
         train_set = with_perplexity(train_set, config, lm)
         test_set = with_perplexity(test_set, config, lm)
-    return score_fold(fold, fit(train_set, config, params), test_set)
+    return score_fold(fold, fit(train_set, config, params), test_set, config.keep_above)
 
 
-def score_fold(fold: int, estimator: crf.CRF, test_set: Sequence[Example]) -> FoldResult:
-    """A fitted CRF's figures on pages it has not seen."""
+def score_fold(fold: int, estimator: crf.CRF, test_set: Sequence[Example],
+               keep_above: float | None) -> FoldResult:
+    """A fitted CRF's figures on pages it has not seen, decoded as the
+    Cleaner decodes them (victor.decoding, the config's `keep-above`)."""
     predicted, truth, predictions = [], [], []
     words = shingles = evaluate.Overlap(0, 0, 0)
     pages = [e.features for e in test_set]
-    for e, labels, marginals in zip(test_set, estimator.predict(pages),
-                                    estimator.predict_marginals(pages)):
-        labels = floor(labels, marginals) or labels  # as the Cleaner decodes
-        predictions.append(Prediction(e.name, labels, calibration.content_probabilities(marginals)))
+    for e, path, marginals in zip(test_set, estimator.predict(pages),
+                                  estimator.predict_marginals(pages)):
+        labels, _ = decoding.decode(path, marginals, keep_above)
+        predictions.append(Prediction(e.name, labels, calibration.content_probabilities(marginals),
+                                      path, marginals))
         predicted.extend(labels)
         truth.extend(e.labels)
         score = evaluate.score_page(e.name, output.plain_text(e.texts, labels), e.gold)
