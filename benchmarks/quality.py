@@ -409,8 +409,7 @@ def threshold_table(pages: dict[str, list[Page]], run: Run, temperature: float) 
         for t in THRESHOLDS:
             texts = {}
             for p in ps:
-                labels = [lab if lab == "o" or c >= t else "o"
-                          for lab, c in zip(run.labels[p.anno], scaled[p.anno])]
+                labels = decoding.above_threshold(run.labels[p.anno], scaled[p.anno], t)
                 texts[p.anno] = output.plain_text(run.block_texts[p.anno], labels)
             s = score(ps, texts)
             cells.append(f"{s.lcs.precision:.3f} / {s.lcs.recall:.3f}")

@@ -24,7 +24,6 @@ from victor import crf, decoding, features, output
 from victor.calibration import content_probabilities
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, ROOT, Config, load_config, settings
 from victor.errors import VictorError
-from victor.labels import OTHER
 from victor.page import Page, read_page
 
 if TYPE_CHECKING:  # imported when a config's perplexity extra is on
@@ -50,7 +49,8 @@ class Result:
 
     @cached_property
     def marginals(self) -> list[dict[str, float]]:
-        """Worked out only when asked for: the text formats do without."""
+        """Decoding reads them (victor.decoding), and so do the jsonl and
+        html formats."""
         return self.model.marginals(self.scores)
 
     @property
@@ -153,13 +153,11 @@ class Cleaner:
         scores = self.model.column_scores(columns)
         labels = self.model.best_labels(scores)
         result = Result(page, labels, columns, scores, self.model)
-        if decoding.needs_marginals(labels, self.config.keep_above):
-            result.labels, result.fallback = decoding.decode(labels, result.marginals,
-                                                             self.config.keep_above)
-        # The user's own threshold comes last: it may empty a page on purpose.
+        result.labels, result.fallback = decoding.decode(labels, result.marginals,
+                                                         self.config.keep_above)
         if self.threshold is not None:
-            result.labels = [lab if lab == OTHER or p >= self.threshold else OTHER
-                             for lab, p in zip(result.labels, result.content)]
+            result.labels = decoding.above_threshold(result.labels, result.content,
+                                                     self.threshold)
         return result
 
 

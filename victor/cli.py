@@ -258,8 +258,8 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
                     help="folder (or fsspec URL) for one output file a page and one NAME.jsonl "
                          "a WARC file (default: standard output)")
     ap.add_argument("--threshold", type=float,
-                    help="keep content blocks only if their content probability, between 0 "
-                         "and 1, is at least this")
+                    help="keep content blocks only if their (calibrated) content probability, "
+                         "between 0 and 1, is at least this; it only takes blocks away")
     ap.add_argument("--overwrite", action="store_true",
                     help="replace outputs that exist already (never an input)")
     ap.add_argument("--max-size", type=float, default=50, help="largest page in MB (default 50)")

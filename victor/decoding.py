@@ -34,10 +34,24 @@ FLOOR_SHARE = 0.0
 FLOOR_CAP = 0.5
 
 
-def content_label(marginal: Mapping[str, float]) -> str:
-    """The most probable label but o: what a block kept against the best
-    path is kept as."""
-    return max((k for k in marginal if k != OTHER), key=marginal.__getitem__)
+def content_label(marginal: Mapping[str, float], after_content: bool) -> str:
+    """What a block kept against the best path is kept as: its most
+    probable label but o, so that a heading stays a heading and a list item
+    an item. A continuation only continues content: after a block that is
+    not kept, `c` would glue the block onto whatever was kept before it, so
+    there the most probable of p, h and l is taken instead."""
+    allowed = [k for k in marginal if k != OTHER and (after_content or k != "c")]
+    return max(allowed, key=marginal.__getitem__)
+
+
+def _kept(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
+          keep: Sequence[bool]) -> list[str]:
+    """The path's labels where `keep` is false, else the block's content
+    label in light of the block before it as finally labelled."""
+    out: list[str] = []
+    for lab, m, k in zip(labels, marginals, keep):
+        out.append(content_label(m, bool(out) and out[-1] != OTHER) if k else lab)
+    return out
 
 
 def floor(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
@@ -56,23 +70,26 @@ def floor(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
         return None
     content = content_probabilities(marginals)
     bar = min(share * max(content), cap)
-    return [content_label(m) if p >= bar else OTHER for m, p in zip(marginals, content)]
+    return _kept([OTHER] * len(marginals), marginals, [p >= bar for p in content])
 
 
 def keep_likely(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
                 keep_above: float) -> list[str]:
-    """The path's labels, and the most probable content label of every
-    block it labels o whose content probability (the CRF's own, before
-    calibration) is at least `keep_above`."""
+    """The path's labels, and a content label for every block it labels o
+    whose content probability is at least `keep_above`. The probability is
+    the CRF's own, before calibration: the setting was chosen on it and
+    must not move when a model is recalibrated."""
     content = content_probabilities(marginals)
-    return [content_label(m) if lab == OTHER and p >= keep_above else lab
-            for lab, m, p in zip(labels, marginals, content)]
+    return _kept(labels, marginals, [lab == OTHER and p >= keep_above
+                                     for lab, p in zip(labels, content)])
 
 
 def decode(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
            keep_above: float | None) -> tuple[list[str], bool]:
     """The labels a page is cleaned with, and whether they are the floor's
-    (the path kept nothing). `keep_above` None keeps the path as it is."""
+    (the path kept nothing, which a corpus builder may want to know: the
+    jsonl record's `fallback`). `keep_above` None keeps the path as it
+    is, for a config of a user's that has none."""
     floored = floor(labels, marginals)
     if floored is not None:
         return floored, True
@@ -81,8 +98,10 @@ def decode(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
     return keep_likely(labels, marginals, keep_above), False
 
 
-def needs_marginals(labels: Sequence[str], keep_above: float | None) -> bool:
-    """Whether `decode` reads the marginals: with no `keep-above`, only a
-    page the path keeps nothing of does, and the text formats of the other
-    pages are spared the forward-backward pass."""
-    return keep_above is not None or all(lab == OTHER for lab in labels)
+def above_threshold(labels: Sequence[str], content: Sequence[float],
+                    threshold: float) -> list[str]:
+    """The user's `--threshold`, applied after decoding: content blocks
+    whose calibrated content probability is under it become o. It only
+    takes away, and it may empty a page on purpose; on the calibrated scale
+    because that is the one a user reads in the jsonl output."""
+    return [lab if lab == OTHER or p >= threshold else OTHER for lab, p in zip(labels, content)]

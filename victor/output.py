@@ -116,7 +116,7 @@ def jsonl_record(page, labels: list[str], content: list[float], fallback: bool =
     was done to find the page's text (an unclosed element read past, text
     taken from noscript or the description: page.read_page), and
     `fallback` says that the CRF kept no block and
-    the text is the page's most probable content (cleaner.floor): a corpus
+    the text is the page's most probable content (decoding.floor): a corpus
     builder may want to weigh or drop such pages."""
     import json
 
