@@ -23,8 +23,10 @@ content probability (victor/calibration.py): the temperature fitted on
 every collection's held-out blocks and on all but one, the calibration
 error before and after, blocks by probability band against the share
 that is content, and word precision and recall at each `--threshold`.
-Last, each config's held-out predictions decoded at other values of its
-`keep-above` (victor/decoding.py), the figures its value was chosen by.
+Last, each config's held-out predictions, and the default config's
+transfer runs (trained on all but one collection), decoded at other values
+of its `keep-above` and `floor-share` (victor/decoding.py), the figures
+their values were chosen by.
 With --record-calibration (every page only), each config's fitted
 calibration is recorded in its shipped model, as `learn.py --calibrate 5`
 would fit it.
@@ -69,6 +71,7 @@ COLLECTIONS = {"cleaneval-dev": ROOT / "data" / "cleaneval",
 OWN_CONFIG = {"cleaneval-dev": "cleaneval", "dragnet-train": "article"}
 THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 KEEP_ABOVE = (None, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
+FLOOR_SHARES = (0.0, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
 
 
 @dataclass
@@ -417,27 +420,32 @@ def threshold_table(pages: dict[str, list[Page]], run: Run, temperature: float) 
     return table(["collection (P / R)"] + [f"≥{t}" for t in THRESHOLDS], rows)
 
 
-def keep_above_table(pages: dict[str, list[Page]], run: Run) -> str:
+def decoding_table(pages: dict[str, list[Page]], run: Run, config) -> str:
     """Each collection's word F1 (LCS / bag-of-words) and WCXB's by page
-    type when the same held-out predictions are decoded at other values of
-    the config's `keep-above` (victor/decoding.py; "-": the best path and
-    the floor alone)."""
+    type when the same held-out predictions are decoded with other values
+    of the config's `keep-above` (its floor-share kept) and of its
+    `floor-share` (its keep-above kept): victor/decoding.py. "-": the best
+    path and the floor alone."""
     kinds = sorted({p.page_type for p in pages.get("wcxb-dev", [])})
+    settings = [(f"keep-above {bar if bar is not None else '-'}", bar, config.floor_share)
+                for bar in KEEP_ABOVE]
+    settings += [(f"floor-share {share}", config.keep_above, share) for share in FLOOR_SHARES]
     rows = []
-    for bar in KEEP_ABOVE:
+    for name, bar, share in settings:
         texts = {}
         for ps in pages.values():
             for p in ps:
-                labels, _ = decoding.decode(run.paths[p.anno], run.marginals[p.anno], bar)
+                labels, _ = decoding.decode(run.paths[p.anno], run.marginals[p.anno], bar, share)
                 texts[p.anno] = output.plain_text(run.block_texts[p.anno], labels)
-        row = ["-" if bar is None else str(bar)]
+        row = [name]
         for ps in pages.values():
             s = score(ps, texts)
             row.append(f"{s.lcs.f1:.3f} / {s.bag_f1:.3f}")
-        row += [score([p for p in pages["wcxb-dev"] if p.page_type == k], texts).bag_f1
-                for k in kinds]
+        if "wcxb-dev" in pages:
+            row += [score([p for p in pages["wcxb-dev"] if p.page_type == k], texts).bag_f1
+                    for k in kinds]
         rows.append(row)
-    return table(["keep-above"] + [f"{c} (LCS / BoW)" for c in pages] + kinds, rows)
+    return table(["decoding"] + [f"{c} (LCS / BoW)" for c in pages] + kinds, rows)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -502,10 +510,16 @@ def main(argv: list[str] | None = None) -> int:
     print(threshold_table(pages, default, fitted["all"]) + "\n")
     for name, run in cv.items():
         config = load_config(name)
-        print(f"The {name} config's held-out predictions decoded at other values of its "
-              f"keep-above (victor/decoding.py; it has {config.keep_above}):\n")
-        print(keep_above_table({c: ps for c, ps in pages.items()
-                                if all(p.anno in run.paths for p in ps)}, run) + "\n")
+        print(f"The {name} config's held-out predictions decoded with other settings "
+              f"(victor/decoding.py; it has keep-above {config.keep_above}, floor-share "
+              f"{config.floor_share}):\n")
+        print(decoding_table({c: ps for c, ps in pages.items()
+                              if all(p.anno in run.paths for p in ps)}, run, config) + "\n")
+    for (trained, tested), run in sorted(moved.items()):
+        if trained.startswith("all but "):
+            print(f"The {DEFAULT_CONFIG} config trained on {trained}, on {tested}, decoded with "
+                  "other settings:\n")
+            print(decoding_table({tested: pages[tested]}, run, load_config(DEFAULT_CONFIG)) + "\n")
     if args.record_calibration:
         print("\n".join(record_calibration(cv, args.folds)) + "\n")
     print(f"({time.perf_counter() - started:.0f} s)")

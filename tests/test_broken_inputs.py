@@ -133,6 +133,10 @@ def test_a_config_with_an_unknown_key(model, tmp_path):
      "must be a probability between 0 and 1, or null"),
     ("keep-above: 0.3", "keep-above: yes", "keep-above",
      "must be a probability between 0 and 1, or null"),
+    ("keep-above: 0.3", "keep-above: 0.3\nfloor-share: 2", "floor-share",
+     "must be a share between 0 and 1"),
+    ("keep-above: 0.3", "keep-above: 0.3\nfloor-share: null", "floor-share",
+     "must be a share between 0 and 1, not NoneType"),
 ])
 def test_a_config_with_a_wrong_typed_value(model, tmp_path, old, new, key, why):
     config = edited_config(tmp_path, old, new)

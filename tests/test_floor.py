@@ -67,6 +67,22 @@ def test_the_floor_keeps_the_blocks_near_the_highest_probability(article):
     assert output_words(result.texts, labels) <= gold_words("0180")
 
 
+def test_a_configs_floor_share_decides_what_a_floored_page_keeps(tmp_path):
+    # The article config with `floor-share: 0.3` (the shipped one has
+    # none, so 0): on WCXB 0180 the floor keeps the three blocks above.
+    shipped = ROOT / "victor" / "configs" / "article.yaml"
+    edited = tmp_path / "article.yaml"
+    edited.write_text(shipped.read_text(encoding="utf-8") + "floor-share: 0.3\n",
+                      encoding="utf-8")
+    cleaner = Cleaner(str(edited), model=ROOT / "victor" / "models" / "article.crfsuite")
+    assert cleaner.config.floor_share == 0.3
+    page = WCXB / "0180.html.gz"
+    result = cleaner.clean(read_input(str(page)), str(page))
+    assert result.fallback
+    assert sum(lab != "o" for lab in result.labels) == 3
+    assert output_words(result.texts, result.labels) <= gold_words("0180")
+
+
 @pytest.mark.parametrize("config", shipped_configs())
 def test_a_page_whose_content_the_crf_keeps_is_left_alone(config):
     # CleanEval 36, news paragraphs: every config keeps some of them.

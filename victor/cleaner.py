@@ -153,8 +153,8 @@ class Cleaner:
         scores = self.model.column_scores(columns)
         labels = self.model.best_labels(scores)
         result = Result(page, labels, columns, scores, self.model)
-        result.labels, result.fallback = decoding.decode(labels, result.marginals,
-                                                         self.config.keep_above)
+        result.labels, result.fallback = decoding.decode(
+            labels, result.marginals, self.config.keep_above, self.config.floor_share)
         if self.threshold is not None:
             result.labels = decoding.above_threshold(result.labels, result.content,
                                                      self.threshold)

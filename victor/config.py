@@ -63,6 +63,9 @@ class Config:
     # victor.decoding.keep_likely: blocks the best path drops but the CRF
     # gives at least this content probability are kept; None: the path alone.
     keep_above: float | None = None
+    # victor.decoding.floor: on a page the path keeps nothing of, the blocks
+    # with at least this share of the page's highest content probability.
+    floor_share: float = 0.0
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
@@ -80,6 +83,7 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "crf": (dict, "a mapping with c1, c2, max-iterations, far-other-share, min-sites"),
     "perplexity-model": ((str, type(None)), "a language model path or null"),
     "keep-above": ((int, float, type(None)), "a probability between 0 and 1, or null"),
+    "floor-share": ((int, float), "a share between 0 and 1"),
 }
 _REQUIRED = ("tag-delete", "crf-features")
 
@@ -153,6 +157,9 @@ def load_config(name_or_path: str | Path) -> Config:
     keep_above = raw.get("keep-above")
     if isinstance(keep_above, bool) or (keep_above is not None and not 0 <= keep_above <= 1):
         raise bad("keep-above", "must be a probability between 0 and 1, or null")
+    floor_share = raw.get("floor-share", 0.0)
+    if isinstance(floor_share, bool) or not 0 <= floor_share <= 1:
+        raise bad("floor-share", "must be a share between 0 and 1")
     crf = dict(raw.get("crf", {}))
     check_params(crf, f"{path}: key 'crf'")
     for i, f in enumerate(raw["crf-features"]):
@@ -186,6 +193,7 @@ def load_config(name_or_path: str | Path) -> Config:
         crf=crf,
         perplexity_model=_locate(lm, path, MODEL_DIR, "") if lm else None,
         keep_above=None if keep_above is None else float(keep_above),
+        floor_share=float(floor_share),
         raw=raw,
     )
 

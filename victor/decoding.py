@@ -24,12 +24,14 @@ from victor.calibration import content_probabilities
 from victor.labels import OTHER
 
 # The floor (see `floor`): when the CRF labels no block of a page as
-# content, the blocks whose content probability reaches FLOOR_SHARE of the
-# page's highest are kept, and any block at FLOOR_CAP or above. On the
-# 1,296 WCXB pages, which neither shipped model saw, every share from 1
-# down to 0 did better than no floor and 0 did best: keeping every block
-# of such a page (mean bag-of-words F1 of all pages 0.663 against 0.587 at
-# a share of 0.3, article config; 0.802 against 0.798, cleaneval).
+# content, the blocks whose content probability reaches a share of the
+# page's highest are kept (the config's `floor-share`, FLOOR_SHARE when it
+# names none), and any block at FLOOR_CAP or above. On the 1,296 WCXB
+# pages, which neither the article nor the cleaneval model saw, every share
+# from 1 down to 0 did better than no floor and 0 did best: keeping every
+# block of such a page (docs/robustness.md). A model that has seen pages
+# like the page hesitates less blindly, and its site-grouped folds chose a
+# share above 0 (docs/general.md, "Decoding").
 FLOOR_SHARE = 0.0
 FLOOR_CAP = 0.5
 
@@ -85,12 +87,13 @@ def keep_likely(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
 
 
 def decode(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
-           keep_above: float | None) -> tuple[list[str], bool]:
+           keep_above: float | None, floor_share: float = FLOOR_SHARE) -> tuple[list[str], bool]:
     """The labels a page is cleaned with, and whether they are the floor's
     (the path kept nothing, which a corpus builder may want to know: the
     jsonl record's `fallback`). `keep_above` None keeps the path as it
-    is, for a config of a user's that has none."""
-    floored = floor(labels, marginals)
+    is, for a config of a user's that has none; `floor_share` is the
+    config's `floor-share`."""
+    floored = floor(labels, marginals, floor_share)
     if floored is not None:
         return floored, True
     if keep_above is None:

@@ -193,19 +193,20 @@ def run_fold(args) -> FoldResult:
         lm = fold_language_model(train_set, Path(workdir) / f"fold{fold}.arpa")
         train_set = with_perplexity(train_set, config, lm)
         test_set = with_perplexity(test_set, config, lm)
-    return score_fold(fold, fit(train_set, config, params), test_set, config.keep_above)
+    return score_fold(fold, fit(train_set, config, params), test_set, config)
 
 
 def score_fold(fold: int, estimator: crf.CRF, test_set: Sequence[Example],
-               keep_above: float | None) -> FoldResult:
+               config: Config) -> FoldResult:
     """A fitted CRF's figures on pages it has not seen, decoded as the
-    Cleaner decodes them (victor.decoding, the config's `keep-above`)."""
+    Cleaner decodes them (victor.decoding, the config's `keep-above` and
+    `floor-share`)."""
     predicted, truth, predictions = [], [], []
     words = shingles = evaluate.Overlap(0, 0, 0)
     pages = [e.features for e in test_set]
     for e, path, marginals in zip(test_set, estimator.predict(pages),
                                   estimator.predict_marginals(pages)):
-        labels, _ = decoding.decode(path, marginals, keep_above)
+        labels, _ = decoding.decode(path, marginals, config.keep_above, config.floor_share)
         predictions.append(Prediction(e.name, labels, calibration.content_probabilities(marginals),
                                       path, marginals))
         predicted.extend(labels)
