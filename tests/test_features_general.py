@@ -134,3 +134,29 @@ def test_what_a_page_declares_itself_to_be_marks_every_block(config):
         assert page.meta.kinds == kinds
         raw = page_type.compute(Context(page, config, tuple(page_type.FEATURES), None))
         assert raw["page-type"] == [kind] * len(page.blocks)
+
+
+def test_the_headline_box_holds_a_products_own_text(config):
+    """2947, a guitar on a shop's page: its h1 names it, as the title does.
+    The specifications sit in the box that holds the h1; the products
+    others bought sit one level out, the customer reviews further, the
+    menus before the headline and the footer after it share only <body>
+    (h1.*: docs/general.md)."""
+    from victor.features import h1
+    from victor.features.context import Context
+
+    page = read_page_file(WCXB / "2947.html.gz", config)
+    ctx = Context(page, config, tuple(h1.FEATURES), None)
+    raw = h1.compute(ctx)
+    at = {b.text: i for i, b in reversed(list(enumerate(page.blocks)))}
+    headline = h1.headline(ctx)
+    assert page.blocks[headline].text == "Fender Player II Strat RW BCG"
+    assert page.blocks[headline].tags[-1] == "h1"
+    shared = {t: raw["h1.shared"][at[t]] for t in
+              ("Body: Alder", "Fender Player II Strat HSS RW 3TS",
+               "Genuine step up from player I", "Thomann loves you, because you rock!")}
+    assert list(shared.values()) == sorted(shared.values(), reverse=True)
+    assert shared["Thomann loves you, because you rock!"] == 0
+    assert raw["h1.side"][at["About Us"]] == "before"
+    assert raw["h1.side"][headline] == "in"
+    assert raw["h1.side"][at["Body: Alder"]] == "after"
