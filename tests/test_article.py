@@ -53,7 +53,7 @@ def test_the_config_keeps_the_families_that_helped_and_names_its_model() -> None
     selected = select_features(config)
     for family in ("class-words", "text-density.", "size.", "main-group.", "title."):
         assert any(n.startswith(family) for n in selected), family
-    for family in ("tag-path.", "link-density.", "depth", "perplexity"):
+    for family in ("link-density.", "depth", "perplexity"):
         assert not any(n.startswith(family) for n in selected), family
     assert config.model == MODEL_DIR / "article.crfsuite"
 

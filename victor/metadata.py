@@ -32,9 +32,6 @@ class PageMeta:
     date: str = ""  # as the page writes it: mostly ISO 8601
     site_name: str = ""
     structured_text: list[str] = field(default_factory=list)
-    # What the page says it is: its og:type ("og:article") and the JSON-LD
-    # @type of each object about the page ("Product", "QAPage"), in order.
-    kinds: list[str] = field(default_factory=list)
 
     def fields(self) -> dict[str, str]:
         """The fields a person reads, for output records."""
@@ -69,8 +66,6 @@ _OTHER_TYPES = frozenset({"Person", "ImageObject", "BreadcrumbList", "SiteNaviga
 # JSON-LD is parsed only in scripts no bigger than this: a megabyte of
 # structured data is a data dump, not a description of the page.
 _MAX_JSON = 1_000_000
-# Types kept a page: a page declares a handful, a generated one any number.
-_MAX_KINDS = 20
 
 
 # The tags metadata is read from. Preclean hands these over from the walk
@@ -98,8 +93,6 @@ def read_meta(language: str, elements: list[Element]) -> PageMeta:
                 continue
             if key == "og:description":
                 og_description = _clean(content)
-            elif key == "og:type" and _clean(content):
-                _add(meta.kinds, "og:" + _clean(content).lower())
             where = _FIELD_OF.get(key)
             if where is not None:
                 name, rank = where
@@ -166,8 +159,6 @@ def _take_json(meta: PageMeta, item: dict[str, Any]) -> None:
         return
     if types & _OTHER_TYPES:
         return
-    for kind in sorted(types):
-        _add(meta.kinds, kind)
     for key in _STRUCTURED_KEYS:
         value = item.get(key)
         if isinstance(value, str):
@@ -202,11 +193,6 @@ def _name(value: Any, depth: int = 0) -> str:
         names = [n for n in (_name(v, depth + 1) for v in value[:20]) if n]
         return ", ".join(dict.fromkeys(names))
     return ""
-
-
-def _add(values: list[str], value: str) -> None:
-    if value not in values and len(values) < _MAX_KINDS:
-        values.append(value)
 
 
 def _clean(text: str) -> str:

@@ -7,15 +7,15 @@ from types import MappingProxyType
 
 from victor.features import (
     bullet, candidate, chars, class_words, container, density, depth, document, duplicate,
-    groups, h1, link_density, main_group, nearest_text, page_type, path, perplexity, position, record,
-    regexp, semantic, sentence, size, split, structured, tag_path, title, tokens, words_before,
+    groups, link_density, main_group, nearest_text, path, perplexity, position,
+    regexp, semantic, sentence, size, split, structured, title, tokens, words_before,
 )
 
 # In table order: markup, content, document; the extras last.
 FAMILIES = (container, split, chars, tokens, sentence, duplicate, regexp, bullet, groups,
             position, document, class_words, link_density, depth, perplexity,
-            density, size, tag_path, main_group, title, h1, path, words_before, nearest_text,
-            semantic, candidate, structured, record, page_type)
+            density, size, main_group, title, path, words_before, nearest_text,
+            semantic, candidate, structured)
 
 KINDS = MappingProxyType({n: k for fam in FAMILIES for n, k in fam.FEATURES.items()})
 FEATURE_NAMES: tuple[str, ...] = tuple(KINDS)

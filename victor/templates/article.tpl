@@ -39,7 +39,6 @@ perplexity              [-1..1]
 # Beyond the thesis (docs/article.md).
 text-density.*          [-1..1]
 size.*                  [0]
-tag-path.*              [0]
 main-group.*            [-1..1]
 title.*                 [-1..1]
 # What HTML5, ARIA and schema.org say the block is, whether it sits in the
