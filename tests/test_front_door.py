@@ -102,21 +102,9 @@ def test_an_unknown_config_names_the_shipped_ones():
         load_config("no-such-config")
 
 
-def test_a_missing_extra_is_named_in_one_line(tmp_path):
-    # A Python where KenLM is not installed, and a config that needs it.
-    config = tmp_path / "cleaneval.yaml"  # named so, to go with the shipped model
-    config.write_text((CONFIG_DIR / "cleaneval.yaml").read_text(encoding="utf-8")
-                      .replace("  perplexity: false", "  perplexity: true"), encoding="utf-8")
-    probe = ("import sys; sys.modules['kenlm'] = None\n"
-             "from victor.cleaner import Cleaner\n"
-             "from victor.errors import VictorError\n"
-             "try:\n    Cleaner(sys.argv[1], sys.argv[2])\n"
-             "except VictorError as e:\n    print(e)\n")
-    proc = subprocess.run([sys.executable, "-c", probe, str(config),
-                           str(MODEL_DIR / "cleaneval.crfsuite")],
-                          capture_output=True, text=True, timeout=120)
-    assert proc.stdout == ("the perplexity feature needs kenlm, which is not installed: "
-                           "pip install 'victor-cleaner[kenlm]'\n")
+def test_a_missing_extra_is_named_in_one_line():
+    # KenLM's case, where the pure-Python engine stands in unless KenLM is
+    # named: tests/test_perplexity.py.
     with pytest.raises(VictorError, match=r"pip install 'victor-cleaner\[warc\]'"):
         import_extra("no_such_module_for_victor", "warc", "reading WARC files")
 

@@ -1,8 +1,12 @@
-"""Specification of the perplexity model: our Kneser-Ney trainer, KenLM
-reading what it writes, the shipped default model, and the paper's filter."""
+"""Specification of the perplexity model: our Kneser-Ney trainer, our ARPA
+reader scoring what it writes, the shipped default model, and the paper's
+filter. Everything here runs without KenLM, which must be compiled; where
+KenLM is installed, it is checked to score as our reader does."""
 
 from __future__ import annotations
 
+import gzip
+import importlib.util
 import math
 import random
 import subprocess
@@ -12,7 +16,7 @@ import pytest
 
 from research.perplexity import main
 from victor.errors import VictorError
-from victor.ngram import BOS, EOS, sentence_words, text_paragraphs, train
+from victor.ngram import BOS, EOS, read_arpa, sentence_words, text_paragraphs, train
 from victor.perplexity import DEFAULT_LIMIT, DEFAULT_MODEL, PerplexityFilter, PerplexityModel
 from victor.text import sentences, words
 
@@ -53,7 +57,9 @@ def small_corpus() -> list[list[str]]:
 
 @pytest.fixture(scope="module")
 def default_model() -> PerplexityModel:
-    return PerplexityModel.load()
+    """The shipped model as the pure-Python engine reads it: what every
+    installation can run."""
+    return PerplexityModel.load(engine="python")
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -62,17 +68,43 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-# --- the trainer, and KenLM reading what it writes -------------------------------------
+# --- the trainer, and the engines reading what it writes ------------------------------
 
-
-@pytest.mark.parametrize(
+ORDERS = pytest.mark.parametrize(
     ("order", "min_count", "suffix"), [(2, 1, ".arpa"), (3, 1, ".arpa"), (2, 2, ".arpa.gz"), (3, 2, ".arpa.gz")]
 )
-def test_kenlm_scores_every_word_as_the_trainer_computes_it(small_corpus, tmp_path, order, min_count, suffix):
+
+
+@ORDERS
+def test_the_arpa_file_scores_every_word_as_the_trainer_computes_it(small_corpus, tmp_path, order, min_count,
+                                                                     suffix):
     model = train(small_corpus, order, min_count)
     path = tmp_path / f"lm{suffix}"
     model.write_arpa(path)
-    lm = PerplexityModel.load(path).lm
+    read = read_arpa(path)
+
+    held_out = held_out_sentences()
+    unseen = {w for s in held_out for w in words(s) if (w,) not in model.log10_probs}
+    assert len(unseen) > 10, "the check must cover words the model never saw"
+    for sentence in held_out:
+        tokens = words(sentence)
+        history = [BOS]
+        for word in [*tokens, EOS]:
+            # ARPA keeps six decimals: the back-offs of a trigram add up to three.
+            assert read.log10_prob(history, word) == pytest.approx(model.log10_prob(history, word), abs=2e-6)
+            history.append(word)
+        # A sentence's score is its words' scores after <s>, its end included.
+        expected = sum(read.log10_prob([BOS, *tokens[:i]], w) for i, w in enumerate([*tokens, EOS]))
+        assert read.log10_sentence(tokens) == pytest.approx(expected, abs=1e-9)
+
+
+@ORDERS
+def test_kenlm_scores_every_word_as_the_trainer_computes_it(small_corpus, tmp_path, order, min_count, suffix):
+    pytest.importorskip("kenlm", reason="KenLM is an extra (pip install 'victor-cleaner[kenlm]')")
+    model = train(small_corpus, order, min_count)
+    path = tmp_path / f"lm{suffix}"
+    model.write_arpa(path)
+    lm = PerplexityModel.load(path, engine="kenlm").lm
 
     held_out = held_out_sentences()
     unseen = {w for s in held_out for w in words(s) if (w,) not in model.log10_probs}
@@ -141,9 +173,38 @@ def test_cli_scores_each_line_of_a_file_as_a_sentence(tmp_path, default_model):
     assert scores == [pytest.approx(default_model.score(line), abs=0.05) for line in lines]
 
 
-def test_perplexity_counts_the_end_of_sentence_as_kenlm_does(default_model):
+def test_perplexity_is_per_token_with_the_end_of_sentence_counted(default_model):
     tokens = words(PAPER[1])
-    assert default_model.score(PAPER[1]) == pytest.approx(default_model.lm.perplexity(" ".join(tokens)))
+    log10 = sum(default_model.lm.log10_prob([BOS, *tokens[:i]], w) for i, w in enumerate([*tokens, EOS]))
+    assert default_model.score(PAPER[1]) == pytest.approx(10 ** (-log10 / (len(tokens) + 1)))
+
+
+def test_both_engines_give_the_shipped_model_the_same_perplexities(default_model):
+    kenlm_model = PerplexityModel.load(engine="kenlm") if importlib.util.find_spec("kenlm") else None
+    if kenlm_model is None:
+        pytest.skip("KenLM is an extra (pip install 'victor-cleaner[kenlm]')")
+    assert kenlm_model.engine == "kenlm" and default_model.engine == "python"
+    for sentence in held_out_sentences():
+        assert default_model.score(sentence) == pytest.approx(kenlm_model.score(sentence), rel=1e-5)
+        # KenLM's own count: the end of sentence is a token.
+        assert kenlm_model.score(sentence) == pytest.approx(kenlm_model.lm.perplexity(" ".join(words(sentence))))
+
+
+def test_without_kenlm_the_pure_python_engine_is_chosen_and_naming_kenlm_is_one_line():
+    probe = ("import sys; sys.modules['kenlm'] = None\n"
+             "from victor.perplexity import PerplexityModel, default_engine\n"
+             "from victor.errors import VictorError\n"
+             "model = PerplexityModel.load()\n"
+             "print(default_engine(), model.engine, round(model.score(sys.argv[1])))\n"
+             "try:\n    PerplexityModel.load(engine='kenlm')\n"
+             "except VictorError as e:\n    print(e)\n")
+    proc = subprocess.run([sys.executable, "-c", probe, PAPER[0]], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    engine, loaded, score = proc.stdout.splitlines()[0].split()
+    assert (engine, loaded) == ("python", "python")
+    assert float(score) == round(PerplexityModel.load(engine="python").score(PAPER[0]))
+    assert proc.stdout.splitlines()[1:] == [
+        "the perplexity feature needs kenlm, which is not installed: pip install 'victor-cleaner[kenlm]'"]
 
 
 def test_text_without_words_is_infinitely_perplexing(default_model):
@@ -176,11 +237,23 @@ def test_a_corrupt_model_is_a_one_line_error_naming_the_file(tmp_path):
     corrupt = tmp_path / "cut-short.arpa.gz"
     corrupt.write_bytes(DEFAULT_MODEL.read_bytes()[:5000])
     with pytest.raises(VictorError, match="cut-short.arpa.gz") as error:
-        PerplexityModel.load(corrupt)
+        PerplexityModel.load(corrupt, engine="python")
     assert "\n" not in str(error.value)
+    with pytest.raises(VictorError, match="cut-short.arpa.gz"):
+        PerplexityModel.load(corrupt)  # whichever engine this machine has
     result = run_cli("score", "--model", str(corrupt), PAPER[0])
     assert result.returncode == 1
     assert result.stderr.count("\n") == 1 and str(corrupt) in result.stderr
+
+
+def test_an_arpa_file_cut_short_of_its_sections_is_refused(tmp_path):
+    """Whole gzip members can end anywhere in the n-grams: the header's
+    counts tell a cut-short model from a small one."""
+    text = gzip.decompress(DEFAULT_MODEL.read_bytes()).decode("utf-8")
+    short = tmp_path / "short.arpa"
+    short.write_text(text[: len(text) // 2], encoding="utf-8")
+    with pytest.raises(VictorError, match=r"short.arpa: not a language model .*cut short"):
+        PerplexityModel.load(short, engine="python")
 
 
 # --- the paper's filter -------------------------------------------------------------------

@@ -1,9 +1,11 @@
-"""Training n-gram language models: a small modified Kneser-Ney estimator
-of our own that writes the standard ARPA format, and the training text.
+"""n-gram language models: a small modified Kneser-Ney estimator of our
+own that writes the standard ARPA format, the training text, and a reader
+of ARPA files that scores sentences as KenLM does.
 
 No maintained pure-Python ARPA trainer exists, and KenLM's own trainer is
-a C++ program outside the pip package. Queries go through KenLM
-(victor/perplexity.py), which reads what this writes.
+a C++ program outside the pip package. KenLM, where it is installed,
+scores faster (victor/perplexity.py); the reader here lets the perplexity
+feature and filter work, and be tested, with nothing compiled.
 
 Tokens are the lower-cased words of `victor.text.words`: punctuation, case
 and spacing are dropped both when training and when scoring. Menus and
@@ -54,6 +56,17 @@ class NgramModel:
             context = context[1:]
         return backoff + self.log10_probs[(*context, word)]
 
+    def log10_sentence(self, tokens: Sequence[str]) -> float:
+        """The sentence's log10 probability after <s>, its end included: what
+        KenLM's `Model.score` gives, so that the two engines agree."""
+        history: tuple[str, ...] = (BOS,)
+        keep = self.order - 1
+        total = 0.0
+        for word in (*tokens, EOS):
+            total += self.log10_prob(history, word)
+            history = (*history, word)[-keep:]
+        return total
+
     def write_arpa(self, path: Path) -> None:
         """Sorted lines, so that retraining on the same text gives the same
         file; a `.gz` name is gzipped (KenLM reads it) to keep models small."""
@@ -79,6 +92,72 @@ class NgramModel:
                 path.write_bytes(data)
         except OSError as e:
             raise VictorError(f"{path}: cannot write the model ({e.strerror})") from e
+
+
+# KenLM's probability for <unk> when an ARPA file lists none.
+_MISSING_UNK = -100.0
+
+
+def read_arpa(path: Path) -> NgramModel:
+    """An ARPA file (gzipped if its name ends in .gz) as a model, with the
+    checks that keep a cut-short or foreign file from scoring silently
+    wrong: the counts of its header must match its sections and it must
+    reach its end marker."""
+    def bad(why: str) -> VictorError:
+        return VictorError(f"{path}: not a language model Victor can read ({why}; "
+                           "an ARPA file, gzipped or not, is expected)")
+
+    try:
+        if path.suffix == ".gz":
+            with gzip.open(path, "rt", encoding="utf-8") as f:
+                text = f.read()
+        else:
+            text = path.read_text(encoding="utf-8")
+    except (OSError, EOFError, UnicodeDecodeError) as e:
+        raise bad(str(e).splitlines()[0] if str(e) else type(e).__name__) from None
+    lines = iter(text.splitlines())
+    if not any(line.strip() == "\\data\\" for line in lines):
+        raise bad("no \\data\\ header")
+    counts: dict[int, int] = {}
+    line = ""
+    for line in lines:
+        if (m := re.fullmatch(r"ngram (\d+)=(\d+)", line.strip())):
+            counts[int(m[1])] = int(m[2])
+        elif line.strip():
+            break
+    if not counts or sorted(counts) != list(range(1, len(counts) + 1)):
+        raise bad("no n-gram counts in its header")
+    model = NgramModel(len(counts))
+    seen = {n: 0 for n in counts}
+    n = 0
+    for line in (line, *lines):
+        line = line.strip()
+        if not line:
+            continue
+        if (m := re.fullmatch(r"\\(\d+)-grams:", line)):
+            n = int(m[1])
+            if n not in counts:
+                raise bad(f"a section of {n}-grams the header does not count")
+            continue
+        if line == "\\end\\":
+            break
+        parts = line.split("\t")
+        try:
+            gram = tuple(parts[1].split())
+            model.log10_probs[gram] = float(parts[0])
+            if len(parts) > 2:
+                model.log10_backoffs[gram] = float(parts[2])
+        except (IndexError, ValueError):
+            raise bad(f"line {line[:40]!r}") from None
+        if len(gram) != n:
+            raise bad(f"{len(gram)} words in the {n}-grams")
+        seen[n] += 1
+    else:
+        raise bad("cut short before \\end\\")
+    if seen != counts:
+        raise bad(f"header counts {counts}, sections hold {seen}")
+    model.log10_probs.setdefault((UNK,), _MISSING_UNK)
+    return model
 
 
 def train(

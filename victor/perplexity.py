@@ -3,28 +3,33 @@ Fernández-Pichel et al. that drops the sentences a model of well-formed text
 finds unlikely.
 
 This is what cleaning needs: loading a model and scoring text with it.
-Queries go through KenLM, an extra imported only when a model is loaded,
-which reads ARPA and is fast enough to score every sentence of every page.
-Models are trained by victor/ngram.py; the calibration of the limit and the
-command line are research/perplexity.py.
+Two engines read the same ARPA files and give the same scores (to 2e-6 in
+log10, tests/test_perplexity.py): KenLM, an extra that must be compiled
+and is imported only when a model is loaded, fast enough to score every
+sentence of every page; and victor/ngram.py's reader in pure Python, so
+that nobody has to compile anything to use or test the feature. Models are
+trained by victor/ngram.py; the calibration of the limit and the command
+line are research/perplexity.py.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
+from victor import ngram
 from victor.config import MODEL_DIR
 from victor.errors import VictorError, import_extra
 from victor.text import sentences, words
 
-if TYPE_CHECKING:  # KenLM is an extra, imported when a model is loaded
-    import kenlm
+# "kenlm": the compiled extra; "python": victor/ngram.py's reader.
+ENGINES = ("kenlm", "python")
 
 DEFAULT_MODEL = MODEL_DIR / "lm-default.arpa.gz"
 
@@ -49,21 +54,45 @@ def _quiet_stderr() -> Iterator[None]:
         os.close(saved)
 
 
+def default_engine() -> str:
+    """KenLM where it is installed (it is the faster), else the pure-Python
+    reader: looked up, not imported, so that choosing costs nothing."""
+    try:
+        found = importlib.util.find_spec("kenlm") is not None
+    except (ImportError, ValueError):  # a stand-in module set to None, or no spec
+        found = False
+    return "kenlm" if found else "python"
+
+
 @dataclass(frozen=True)
 class PerplexityModel:
     """A loaded language model; loading reads the whole file, so it happens
     only when someone asks for perplexities."""
 
     path: Path
-    lm: kenlm.Model = field(repr=False)
+    engine: str
+    # The engine's model: a kenlm.Model, or a victor.ngram.NgramModel.
+    lm: Any = field(repr=False)
+    # log10 of a sentence of tokens after <s>, its end included.
+    _log10: Callable[[Sequence[str]], float] = field(repr=False, compare=False)
 
     @classmethod
-    def load(cls, path: Path | str = DEFAULT_MODEL) -> PerplexityModel:
+    def load(cls, path: Path | str = DEFAULT_MODEL, engine: str | None = None) -> PerplexityModel:
+        """`engine` None takes the default (`default_engine`); naming
+        "kenlm" where it is not installed is a one-line error naming the
+        extra."""
         path = Path(path)
         if not path.is_file():
             raise VictorError(
                 f"{path}: no language model there; train one with `python -m research.perplexity train`"
             )
+        engine = engine or default_engine()
+        if engine == "python":
+            model = ngram.read_arpa(path)
+            return cls(path, engine, model, model.log10_sentence)
+        if engine != "kenlm":
+            raise VictorError(f"unknown language model engine {engine!r}; choose one of "
+                              f"{', '.join(ENGINES)}")
         kenlm = import_extra("kenlm", "kenlm", "the perplexity feature")
         config = kenlm.Config()
         config.show_progress = False
@@ -74,7 +103,7 @@ class PerplexityModel:
             raise VictorError(
                 f"{path}: not a language model KenLM can read (an ARPA file, gzipped or not, is expected)"
             ) from e
-        return cls(path, lm)
+        return cls(path, engine, lm, lambda tokens: lm.score(" ".join(tokens)))
 
     def score(self, sentence: str) -> float:
         """Perplexity per token, the end of sentence included, as KenLM and
@@ -83,7 +112,7 @@ class PerplexityModel:
         tokens = words(sentence)
         if not tokens:
             return math.inf
-        return 10.0 ** (-self.lm.score(" ".join(tokens)) / (len(tokens) + 1))
+        return 10.0 ** (-self._log10(tokens) / (len(tokens) + 1))
 
     def block_perplexity(self, text: str) -> float:
         """Mean perplexity of the block's sentences, so that one long fluent
