@@ -12,34 +12,37 @@ from pathlib import Path
 import pytest
 
 from victor.cleaner import Cleaner
-from victor.config import CONFIG_DIR, differences, load_config, settings
+from victor.config import (CONFIG_DIR, DEFAULT_CONFIG, differences, load_config, settings,
+                           shipped_configs)
 from victor.errors import VictorError
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "data" / "cleaneval" / "1.html"
 
 
-def edited_config(tmp_path: Path) -> Path:
-    """The shipped cleaneval config with one value list changed; same name,
-    so it names the shipped model and template."""
-    text = (CONFIG_DIR / "cleaneval.yaml").read_text(encoding="utf-8")
+def edited_config(tmp_path: Path, name: str = "cleaneval") -> Path:
+    """A shipped config with one value list changed; same name, so it
+    names the shipped model and template."""
+    text = (CONFIG_DIR / f"{name}.yaml").read_text(encoding="utf-8")
     edited = text.replace("split.p: [0, 1, 2, 3]", "split.p: [0, 1, 2, 4]")
     assert edited != text
-    path = tmp_path / "cleaneval.yaml"
+    path = tmp_path / f"{name}.yaml"
     path.write_text(edited, encoding="utf-8")
     return path
 
 
-def test_the_shipped_models_record_their_settings():
-    for name in ("cleaneval", "article"):
-        config = load_config(name)
-        Cleaner(config)  # loads: the recorded settings are the config's
+@pytest.mark.parametrize("name", shipped_configs())
+def test_the_shipped_models_record_their_settings(name):
+    config = load_config(name)
+    Cleaner(config)  # loads: the recorded settings are the config's
 
 
-def test_an_edited_value_list_is_named(tmp_path):
+@pytest.mark.parametrize("name", shipped_configs())
+def test_an_edited_value_list_is_named(tmp_path, name):
+    assert DEFAULT_CONFIG in shipped_configs()  # the default is checked too
     with pytest.raises(VictorError, match=r"the config's values\.split\.p differ from what "
                                           r"the model was trained with"):
-        Cleaner(load_config(edited_config(tmp_path)))
+        Cleaner(load_config(edited_config(tmp_path, name)))
 
 
 def test_clean_py_refuses_it_in_one_line(tmp_path):
