@@ -151,7 +151,7 @@ def measure(config: str, model: Path, gate: dict | None = None) -> Measure:
 def main(argv: list[str]) -> int:
     flags = set(argv)
     if flags - {"--raise", "--lower"} or len(flags) > 1:
-        print(__doc__.split("\n\n")[-3], file=sys.stderr)
+        print("usage: python3 tests/quality_gate.py [--raise | --lower]", file=sys.stderr)
         return 2
     gate = read_gate()
     if pages_digest(gate) != gate["pages_sha256"] and "--lower" not in flags:
