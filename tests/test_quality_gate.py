@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from quality_gate import (DATA, gate_model, measure, page_file, pages_digest, read_gate,
-                          train_model)
+                          train_model, word_f1)
 
 from victor.annotation import load_annotation, read_page_file
 from victor.config import load_config
@@ -50,6 +50,12 @@ def test_a_model_trained_for_the_gate_never_saw_a_gate_page_or_its_web_site(conf
 def test_every_config_cleans_unseen_pages_at_least_as_well_as_its_floor(config, models):
     result = measure(config, models[config], GATE)
     assert result.passed, result.line()
+
+
+@pytest.mark.parametrize("config", sorted(GATE["configs"]))
+def test_a_cleaner_that_keeps_every_block_is_below_every_floor(config, models):
+    f1, _ = word_f1(config, models[config], GATE["configs"][config]["pages"], keep_all=True)
+    assert f1 < GATE["configs"][config]["floor"]
 
 
 def test_the_gate_fails_when_the_shipped_article_model_is_swapped_for_a_worse_one(tmp_path):
