@@ -243,3 +243,33 @@ def test_a_worker_cleans_the_largest_training_page_in_under_500_mb():
     out = subprocess.run([sys.executable, "-c", probe, str(largest)], cwd=ROOT,
                          capture_output=True, text=True, timeout=120, check=True)
     assert int(out.stdout) < 500
+
+
+def test_a_folder_gives_its_pages_not_their_gold_text_and_a_rerun_finds_them_done(tmp_path):
+    """Issue 29: data/cleaneval holds NAME.html beside its gold NAME.txt;
+    only the 58 pages are cleaned, and the same command again has nothing
+    left to do."""
+    command = [sys.executable, "-m", "victor", "clean", "-o", str(tmp_path / "out"),
+               str(CLEANEVAL_DIR)]
+    first = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.splitlines()[-1] == "58 cleaned, 0 already done, 0 failed"
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
+        f"{p.stem}.txt" for p in pages(CLEANEVAL_DIR))
+    again = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert again.stderr.splitlines()[-1] == "0 cleaned, 58 already done, 0 failed"
+
+
+def test_a_file_named_on_the_command_line_is_cleaned_whatever_its_suffix(tmp_path):
+    page = tmp_path / "saved.txt"
+    page.write_bytes((CLEANEVAL_DIR / "1.html").read_bytes())
+    named = subprocess.run([sys.executable, "-m", "victor", "clean", "--format", "text",
+                            str(page)], capture_output=True, text=True, cwd=tmp_path)
+    assert named.returncode == 0, named.stderr
+    expected = subprocess.run([sys.executable, "-m", "victor", "clean", "--format", "text",
+                               str(CLEANEVAL_DIR / "1.html")], capture_output=True, text=True)
+    assert named.stdout == expected.stdout and named.stdout.strip()
+    # In a folder, the same file is not taken for a page.
+    with pytest.raises(VictorError, match=r"no pages or WARC files found in .*\.html "):
+        list(discover([str(tmp_path)]))
