@@ -13,6 +13,8 @@ labelled blocks, so that a batch pays for loading once.
 
 from __future__ import annotations
 
+import reprlib
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -24,6 +26,7 @@ from victor import crf, decoding, features, output
 from victor.calibration import content_probabilities
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, ROOT, Config, load_config, settings
 from victor.errors import VictorError
+from victor.labels import CONTENT, LABELS
 from victor.page import Page, read_page
 
 if TYPE_CHECKING:  # imported when a config's perplexity extra is on
@@ -53,11 +56,29 @@ class Result:
         html formats."""
         return self.model.marginals(self.scores)
 
-    @property
+    @cached_property
     def content(self) -> list[float]:
         """Probability that each block is content (any label but o), as
         the model's calibration has it (victor/calibration.py)."""
         return content_probabilities(self.marginals, self.model.temperature)
+
+    def __repr__(self) -> str:
+        """One line of counts: the generated repr showed every block's
+        part of the page's tree, 176 million characters for a 100 KB page,
+        which hung a REPL or a notebook."""
+        counts = Counter(self.labels)
+        kept = " ".join(f"{label}={counts[label]}" for label in LABELS if counts[label])
+        return (f"Result(source={reprlib.repr(self.page.source)}, {len(self.labels)} blocks, "
+                f"{sum(counts[label] for label in CONTENT)} content, labels {kept}, "
+                f"fallback={self.fallback})")
+
+    def __getstate__(self) -> dict:
+        """A result pickles, so that it can come back from a worker
+        process; the model (megabytes, shared by every page) stays behind,
+        and what the outputs read of it, each block's marginals and content
+        probability, travels instead. An unpickled result's `model` is None."""
+        self.marginals, self.content  # computed now, while the model is here
+        return {**self.__dict__, "model": None}
 
     @property
     def texts(self) -> list[str]:
