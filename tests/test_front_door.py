@@ -22,8 +22,10 @@ from victor import output
 from victor.cleaner import Cleaner, extract
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, MODEL_DIR, TEMPLATE_DIR, load_config
 from victor.encoding import decode
-from victor.errors import VictorError, import_extra
+from victor.errors import EMPTY_PAGE, NO_TEXT, VictorError, import_extra
 from victor.page import read_page
+
+HOSTILE = ROOT / "tests" / "hostile"
 
 
 def victor_command(*args, cwd: Path) -> subprocess.CompletedProcess:
@@ -298,3 +300,29 @@ def test_readme_starts_with_the_two_commands_ci_runs():
     ci = (ROOT / ".ci/run").read_text(encoding="utf-8").splitlines()
     assert commands[0].split(" && ")[0].replace(" -e", " -q -e") in ci
     assert ci[-1] == commands[1]
+
+
+@pytest.mark.parametrize("page", [None, 1, ["<p>text</p>"]])
+def test_extract_refuses_what_is_no_page_in_one_line(page):
+    """Issue 29: these failed inside the code with an AttributeError."""
+    with pytest.raises(TypeError, match=r"^-: a page is str or bytes, not \w+$"):
+        victor.extract(page)
+
+
+@pytest.mark.parametrize("name, content", [
+    ("zero.html", b""),
+    ("whitespace.html", (HOSTILE / "whitespace.html").read_bytes()),
+    ("empty-body.html", b"<!DOCTYPE html><html><head></head><body>\n</body></html>"),
+    ("scripts.html", (HOSTILE / "script-only.html").read_bytes())])
+def test_a_page_without_text_is_the_same_error_in_the_command_and_the_api(tmp_path, name, content):
+    page = tmp_path / name
+    page.write_bytes(content)
+    proc = subprocess.run([sys.executable, "-m", "victor", "clean", str(page)],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 1 and proc.stdout == ""
+    why = EMPTY_PAGE if not content else NO_TEXT
+    assert proc.stderr.splitlines()[-1] == f"failed: {page}: {why}"
+    for data in (content, content.decode("utf-8", errors="replace")):
+        with pytest.raises(victor.VictorError) as error:
+            victor.extract(data, source=str(page))
+        assert str(error.value) == f"{page}: {why}"

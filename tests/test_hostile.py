@@ -30,7 +30,7 @@ from hostile import make_corpus as corpus
 from victor.cleaner import Cleaner
 from victor.config import load_config, shipped_configs
 from victor.encoding import decode
-from victor.errors import VictorError
+from victor.errors import EMPTY_PAGE, NO_TEXT, VictorError
 from victor.inputs import read_input
 from victor.limits import DEFAULT_TIMEOUT, MAX_DEPTH, limit_depth
 from victor.page import read_page
@@ -188,10 +188,12 @@ def test_a_page_closed_properly_records_no_recovery(cleaner):
 # --- cleaned: pages with little or odd text --------------------------------
 
 @pytest.mark.parametrize("name", ["whitespace.html", "script-only.html"])
-def test_a_page_without_text_gives_an_empty_output(cleaner, name):
-    result = clean(cleaner, name)
-    assert result.page.blocks == []
-    assert (result.text(), result.cleaneval()) == ("", "URL: \n")
+def test_a_page_without_text_is_refused_in_words_that_name_it(cleaner, name):
+    """Issue 29: an empty output with no word hid what a 0-byte page reports."""
+    with pytest.raises(VictorError, match=rf"^{re.escape(str(HOSTILE / name))}: "
+                                          r"no text on the page .*, nothing to clean$"):
+        clean(cleaner, name)
+    assert cleaner.read((HOSTILE / name).read_bytes()).blocks == []
 
 
 def test_plain_text_without_tags_is_one_block(cleaner):
@@ -372,10 +374,12 @@ def test_a_batch_of_the_corpus_cleans_the_good_and_reports_the_bad(tmp_path, eng
     proc = subprocess.run([sys.executable, str(ROOT / "clean.py"), "--config", "article",
                            "--format", "jsonl", *engine, "-o", str(out), *map(str, inputs)],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
-    refused = {"empty.html": "empty file, nothing to clean",
+    refused = {"empty.html": EMPTY_PAGE,
                "gzip.html": "not an HTML page (gzip-compressed data)",
                "pdf.html": "not an HTML page (PDF document)",
-               "png.html": "not an HTML page (PNG image)"}  # in input order
+               "png.html": "not an HTML page (PNG image)",
+               "script-only.html": NO_TEXT,
+               "whitespace.html": NO_TEXT}  # in input order
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
     assert proc.stderr.splitlines()[-len(refused) - 1:] == [
@@ -384,6 +388,5 @@ def test_a_batch_of_the_corpus_cleans_the_good_and_reports_the_bad(tmp_path, eng
     assert sorted(p.name for p in out.iterdir()) == sorted(
         p.stem + ".jsonl" for p in inputs if p.name not in refused)
     records = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in out.iterdir()}
-    without_text = {"whitespace", "script-only"}
-    assert {name for name, r in records.items() if not r["text"]} == without_text
+    assert all(r["text"] for r in records.values())
     assert {name + ".html" for name, r in records.items() if r["recovered"]} == set(SWALLOWED)

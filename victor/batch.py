@@ -251,7 +251,7 @@ class _Batch:
                         self.report.not_html += 1
                         continue
                     self.add(Item(rec.source, "jsonl", data=rec.data, url=rec.url,
-                                  encoding=rec.encoding),
+                                  encoding=rec.encoding, record=True),
                              _Route(f"{rec.source} ({rec.url})", sink, rec.position - read_to))
                     read_to = rec.position
             ok = True

@@ -25,7 +25,7 @@ import numpy as np
 from victor import crf, decoding, features, output
 from victor.calibration import content_probabilities
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, ROOT, Config, load_config, settings
-from victor.errors import VictorError
+from victor.errors import EMPTY_PAGE, NO_TEXT, VictorError
 from victor.labels import CONTENT, LABELS
 from victor.page import Page, read_page
 
@@ -166,8 +166,22 @@ class Cleaner:
         """`data` is the page as bytes (of any encoding, detected) or as
         text (already decoded). `source` names the page in error messages.
         `url` and `encoding` come from outside the page (a crawl record);
-        the page's own CleanEval wrapper, if any, wins for the URL."""
-        return self.label(self.read(data, source, url, encoding))
+        the page's own CleanEval wrapper, if any, wins for the URL.
+
+        A page with no text (empty, whitespace, an empty body, scripts
+        only) raises VictorError, as the command reports it: an empty
+        output would hide a failed download. `read` and `label` take such
+        a page without complaint (a crawl's record of it is still written)."""
+        if isinstance(data, (bytearray, memoryview)):
+            data = bytes(data)
+        if not isinstance(data, (bytes, str)):
+            raise TypeError(f"{source}: a page is str or bytes, not {type(data).__name__}")
+        if not data:
+            raise VictorError(f"{source}: {EMPTY_PAGE}")
+        page = self.read(data, source, url, encoding)
+        if not page.blocks:
+            raise VictorError(f"{source}: {NO_TEXT}")
+        return self.label(page)
 
     def label(self, page: Page) -> Result:
         columns = features.columns(page, self.config, self.lm, self.selected)
@@ -201,7 +215,8 @@ def extract(html: bytes | str, config: str | Path | None = None, output: str = "
     `html` is bytes of any encoding or text already decoded; the two give
     the same result. The config's model is loaded on the first call and
     kept for the next ones with the same config, model and threshold.
-    Bad input raises VictorError with a one-line message."""
+    Bad input (no page, no text) raises VictorError with a one-line
+    message; a page that is neither str nor bytes raises TypeError."""
     return _cleaner(config or DEFAULT_CONFIG, model, threshold).clean(
         html, source, url).render(output)
 

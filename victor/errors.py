@@ -15,6 +15,13 @@ class VictorError(Exception):
     """A problem with the user's input, config, model or output location."""
 
 
+# The words for a page with nothing to clean, the same from the command and
+# the API. An empty page is most likely a failed download: reported, so that
+# it is noticed and a rerun tries it again.
+EMPTY_PAGE = "empty page, nothing to clean"
+NO_TEXT = "no text on the page (only markup, scripts or whitespace), nothing to clean"
+
+
 def import_extra(module: str, extra: str, purpose: str) -> ModuleType:
     """A module of an optional part (pyproject.toml's extras): a missing
     one is a one-line error naming the extra that brings it, not an

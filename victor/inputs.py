@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO, Iterable, Iterator
 
 from victor import crawl
-from victor.errors import VictorError
+from victor.errors import EMPTY_PAGE, VictorError
 from victor.files import filesystem, is_url, join
 from victor.output import DEFAULT_FORMAT, FORMATS
 
@@ -158,7 +158,7 @@ def read_input(source: str, max_bytes: int | None = None, path: str | None = Non
                                   if isinstance(e, OSError) and e.strerror
                                   else f"{source}: damaged gzip data ({e})")
     if not data:  # a failed download, most likely: reported, so that it is noticed
-        raise VictorError(f"{source}: empty file, nothing to clean")
+        raise VictorError(f"{source}: {EMPTY_PAGE}")
     if max_bytes is not None:
         check_size(source, len(data), max_bytes)
     return data

@@ -48,6 +48,9 @@ class Item:
     path: str | None = None  # where to read it, if not at `source`
     url: str = ""
     encoding: str | None = None
+    # A WARC record: one without text still gets its line (empty text), so
+    # that the record is accounted for; a page file without text fails.
+    record: bool = False
 
 
 # (text, error): the rendered page unless it was written to its output,
@@ -84,7 +87,11 @@ def clean_item(cleaner: Cleaner, item: Item, max_bytes: int,
             check_size(item.source, len(item.data), max_bytes)
             data = item.data
         with time_limit(timeout, item.source):
-            text = cleaner.clean(data, item.source, item.url, item.encoding).render(item.fmt)
+            if item.record:
+                result = cleaner.label(cleaner.read(data, item.source, item.url, item.encoding))
+            else:
+                result = cleaner.clean(data, item.source, item.url, item.encoding)
+            text = result.render(item.fmt)
         if item.output is None:
             return text, None
         write_atomic(item.output, text)
