@@ -273,3 +273,30 @@ def test_a_file_named_on_the_command_line_is_cleaned_whatever_its_suffix(tmp_pat
     # In a folder, the same file is not taken for a page.
     with pytest.raises(VictorError, match=r"no pages or WARC files found in .*\.html "):
         list(discover([str(tmp_path)]))
+
+
+def test_an_output_folder_that_takes_no_file_is_refused_before_any_page_is_cleaned(tmp_path):
+    """Issue 29: 40 of 40 pages failed with 'Permission denied' after all
+    of them had been cleaned. Root writes anywhere a mode allows nothing,
+    so root is shown a folder the kernel refuses even to root."""
+    if os.geteuid() != 0:
+        folder = tmp_path / "read-only"
+        folder.mkdir(mode=0o555)
+    else:
+        folder = Path("/sys/kernel")  # nothing is written there: the probe fails
+        if not folder.is_dir() or os.access(folder, os.W_OK) and _writable(folder):
+            pytest.skip("no folder here that refuses root")
+    proc = subprocess.run([sys.executable, "-m", "victor", "clean", "-o", str(folder),
+                           *map(str, DRAGNET)], capture_output=True, text=True, cwd=tmp_path)
+    # Exit status 2 and this one line: no page was tried (a batch ends with its summary).
+    assert proc.returncode == 2
+    assert proc.stderr == (f"error: {folder}: cannot write output there (Permission denied); "
+                           "choose another folder with -o\n")
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        make_folder(str(folder))
+        return True
+    except VictorError:
+        return False
