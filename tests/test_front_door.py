@@ -118,8 +118,9 @@ def test_a_missing_extra_is_named_in_one_line(tmp_path):
                            str(MODEL_DIR / "cleaneval.crfsuite")],
                           capture_output=True, text=True, timeout=120)
     assert proc.stdout == ("the perplexity feature needs kenlm, which is not installed: "
-                           "pip install 'victor-cleaner[kenlm]'\n")
-    with pytest.raises(VictorError, match=r"pip install 'victor-cleaner\[warc\]'"):
+                           "install Victor's 'kenlm' extra (pip install '.[kenlm]' in "
+                           "Victor's clone)\n")
+    with pytest.raises(VictorError, match=r"pip install '\.\[warc\]' in Victor's clone"):
         import_extra("no_such_module_for_victor", "warc", "reading WARC files")
 
 
@@ -290,6 +291,15 @@ def test_tests_read_no_files_beside_the_clone():
         if file.name == "test_front_door.py":
             hits = hits[1:]  # the pattern above
         assert not hits, f"{file}: {hits}"
+
+
+def test_the_extras_are_named_as_a_clone_installs_them():
+    """Issue 29: no package is published as victor-cleaner, so the README's
+    `pip install 'victor-cleaner[warc]'` found no such distribution."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for extra in ("warc", "dask", "kenlm", "all"):
+        assert f"pip install '.[{extra}]'" in readme
+    assert "pip install 'victor-cleaner[" not in readme
 
 
 def test_readme_starts_with_the_two_commands_ci_runs():
