@@ -300,3 +300,44 @@ def _writable(folder: Path) -> bool:
         return True
     except VictorError:
         return False
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_failure_shows_when_it_happens_and_ctrl_c_counts_what_is_on_disk(settings, tmp_path,
+                                                                           jobs):
+    """Issue 29: a failed page showed only in the final list, and after
+    Ctrl-C the summary said 19 cleaned with 35 outputs on disk."""
+    missing = tmp_path / "gone.html"
+    out = tmp_path / "out"
+    proc = clean_py(settings, "-j", jobs, "-o", out, missing, *pages(DRAGNET_DIR)[:300],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr.readline() == f"failed: {missing}: no such file\n"
+    assert proc.poll() is None  # while the batch goes on
+    _wait_for_outputs(out, 12)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    on_disk = len(contents(out))
+    assert 12 <= on_disk < 300
+    assert f"\n{on_disk} cleaned, 0 already done, 1 failed\n" in f"\n{stderr}"
+    assert stderr.rstrip().endswith("interrupted: run the same command again to finish the rest")
+
+
+def test_quiet_keeps_the_terminal_to_the_summary(settings, tmp_path):
+    leader, follower = pty.openpty()
+    proc = clean_py(settings, "--quiet", "-o", tmp_path, *CLEANEVAL[:6],
+                    stdout=subprocess.DEVNULL, stderr=follower)
+    os.close(follower)
+    shown = b""
+    while True:
+        ready, _, _ = select.select([leader], [], [], 60)
+        try:
+            chunk = os.read(leader, 4096) if ready else b""
+        except OSError:
+            chunk = b""
+        if not chunk:
+            break
+        shown += chunk
+    proc.wait()
+    os.close(leader)
+    assert shown.decode().replace("\r\n", "\n") == "6 cleaned, 0 already done, 0 failed\n"

@@ -181,7 +181,8 @@ class _Batch:
                    "or one sent with it")
             return [(None, why)] * len(chunk.items)
 
-    def settle(self, entry: tuple[Future, _Chunk] | _Finish) -> None:
+    def settle(self, entry: tuple[Future, _Chunk] | _Finish,
+               outcomes: list[Outcome] | None = None) -> None:
         if isinstance(entry, _Finish):
             if entry.out is not None:
                 self.open_outputs.remove(entry.out)
@@ -195,7 +196,9 @@ class _Batch:
             self.done_bytes += entry.weight
         else:
             fut, chunk = entry
-            for (text, error), route in zip(self._outcomes(fut, chunk), chunk.routes):
+            if outcomes is None:
+                outcomes = self._outcomes(fut, chunk)
+            for (text, error), route in zip(outcomes, chunk.routes):
                 if error is not None:
                     self.report.failed.append((route.source, error))
                 else:
@@ -216,7 +219,41 @@ class _Batch:
         if entry is not None:
             self.window.append(entry)
         while len(self.window) > WINDOW * self.workers:
-            self.settle(self.window.popleft())
+            self.settle_oldest()
+
+    def settle_oldest(self) -> None:
+        """Taken off the window only once its outcomes are back: a Ctrl-C
+        while waiting for them leaves it there, to be counted by
+        `count_finished`, and one after leaves it counted once."""
+        entry = self.window[0]
+        outcomes = None if isinstance(entry, _Finish) else self._outcomes(*entry)
+        self.window.popleft()
+        self.settle(entry, outcomes)
+
+    def count_finished(self) -> None:
+        """After Ctrl-C, once the workers have finished the chunks in their
+        hands: the pages they wrote to their files are counted, so that the
+        summary says what is on disk (it said 19 cleaned with 35 outputs
+        there). Text for standard output or a WARC's output, which is not
+        written after an interrupt, is not counted."""
+        for entry in self.window:
+            if isinstance(entry, _Finish):
+                continue
+            fut, chunk = entry
+            if not fut.done() or fut.cancelled() or fut.exception() is not None:
+                continue
+            for (_, error), route in zip(fut.result(), chunk.routes):
+                if route.sink is None:
+                    if error is not None:
+                        self.report.failed.append((route.source, error))
+                    else:
+                        self.report.done += 1
+        # In one process, the chunk being cleaned when Ctrl-C came has no
+        # future: its pages whose output is there now were written by it.
+        for item in self.chunk.items:
+            if (item.output is not None and not self.settings.overwrite
+                    and output_exists(item.output)):
+                self.report.done += 1
 
     def add(self, item: Item, route: _Route) -> None:
         self.chunk.add(item, route)
@@ -281,13 +318,15 @@ class _Batch:
                     self.page(job)
             self.hand_over()
             while self.window:
-                self.settle(self.window.popleft())
+                self.settle_oldest()
         except KeyboardInterrupt:
             self.report.interrupted = True
         finally:
             self.pool.shutdown(wait=True, cancel_futures=True)
             for out in self.open_outputs:
                 out.discard()
+        if self.report.interrupted:
+            self.count_finished()
         return self.report
 
 

@@ -63,8 +63,8 @@ def clean_main(args: argparse.Namespace) -> int:
     except VictorError as e:
         return fail(str(e), args.debug)
 
-    bar = Progress(sys.stderr) if sys.stderr.isatty() else None
-    shared_terminal = bar is not None and sys.stdout.isatty()
+    bar = None if args.quiet else Progress(sys.stderr, sys.stderr.isatty())
+    shared_terminal = bar is not None and bar.drawn and sys.stdout.isatty()
 
     def write(text: str) -> None:
         if shared_terminal:
@@ -100,17 +100,28 @@ def clean_main(args: argparse.Namespace) -> int:
 
 
 class Progress:
-    """One line on the terminal's standard error, redrawn at most five
-    times a second: pages done, their rate, failures, and the time left
-    when the input's size is known."""
+    """A failed page in one line as soon as it is known (a long batch
+    listed them only at its end), and, when `drawn` (standard error is a
+    terminal), one line redrawn at most five times a second: pages done,
+    their rate, failures, and the time left when the input's size is known."""
 
-    def __init__(self, stream: TextIO):
+    def __init__(self, stream: TextIO, drawn: bool = True):
         self.stream = stream
+        self.drawn = drawn
         self.start = time.monotonic()
         self.last = 0.0
         self.shown = False
+        self.failures = 0  # reported so far
 
     def update(self, report: batch.Report, fraction: float | None) -> None:
+        if len(report.failed) > self.failures:
+            self.clear()
+            for source, why in report.failed[self.failures:]:
+                self.stream.write(f"failed: {source}: {why}\n")
+            self.failures = len(report.failed)
+            self.stream.flush()
+        if not self.drawn:
+            return
         now = time.monotonic()
         if now - self.last < 0.2:
             return
@@ -272,6 +283,8 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
     engine.add_argument("--dask", metavar="ADDRESS",
                         help="run on a Dask cluster (the 'dask' extra): a scheduler address, "
                              "or local:N for N worker processes on this machine")
+    ap.add_argument("-q", "--quiet", action="store_true",
+                    help="no progress bar and no failure until the summary at the end")
     ap.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
