@@ -336,3 +336,46 @@ def test_a_page_without_text_is_the_same_error_in_the_command_and_the_api(tmp_pa
         with pytest.raises(victor.VictorError) as error:
             victor.extract(data, source=str(page))
         assert str(error.value) == f"{page}: {why}"
+
+
+def test_a_threshold_that_keeps_no_block_says_so(tmp_path):
+    """Issue 29: --threshold 0.99 gave an empty page, exit 0, no word."""
+    page = ROOT / "data/cleaneval/1.html"
+    proc = victor_command("clean", "--threshold", "0.99", page, cwd=tmp_path)
+    assert proc.returncode == 1 and proc.stdout == ""
+    why = re.fullmatch(rf"failed: {re.escape(str(page))}: (threshold 0.99 kept no block "
+                       r"\(the likeliest is content at 0\.\d\d\); lower it)",
+                       proc.stderr.splitlines()[-1]).group(1)
+    with pytest.raises(VictorError, match=re.escape(why)):
+        extract(page.read_bytes(), threshold=0.99, source=str(page))
+    assert extract(page.read_bytes(), threshold=0.5).strip()
+
+
+def test_learn_given_a_page_or_a_half_labelled_file_says_what_to_do(tmp_path):
+    page = ROOT / "data/cleaneval/1.html"
+    proc = victor_command("learn", "-o", tmp_path / "m.crfsuite", page, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr == (f"error: {page}:1: not a Victor annotation file (an HTML page; a .anno "
+                           "file starts with 'victor-annotation 1'; make one with victor "
+                           "annotate)\n")
+    half = tmp_path / "1.anno"
+    (tmp_path / "1.html").write_bytes(page.read_bytes())
+    lines = (ROOT / "data/cleaneval/1.anno").read_text(encoding="utf-8").splitlines(True)
+    body = lines.index("\n") + 1
+    lines[body + 3] = "?" + lines[body + 3][1:]  # one block left unlabelled
+    half.write_text("".join(lines), encoding="utf-8")
+    proc = victor_command("learn", "-o", tmp_path / "m.crfsuite", half, cwd=tmp_path)
+    assert proc.returncode == 2 and "annotate.py" not in proc.stderr
+    assert proc.stderr.rstrip().endswith(f"finish them with: victor annotate {tmp_path / '1.html'} {half}")
+
+
+def test_the_readme_states_each_default_format_as_they_are(cleaneval, tmp_path):
+    page = cleaneval / "1.html"
+    default = victor_command("clean", page, cwd=tmp_path).stdout
+    assert default == victor_command("clean", "--format", "cleaneval", page, cwd=tmp_path).stdout
+    assert extract(page.read_bytes()) == victor_command("clean", "--format", "text", page,
+                                                        cwd=tmp_path).stdout
+    assert isinstance(json.loads(extract(page.read_bytes(), output="jsonl")), dict)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "(the default of `victor clean`; `extract()` gives `text` unless told)" in readme
+    assert "# a JSON string" in readme

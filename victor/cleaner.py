@@ -181,7 +181,12 @@ class Cleaner:
         page = self.read(data, source, url, encoding)
         if not page.blocks:
             raise VictorError(f"{source}: {NO_TEXT}")
-        return self.label(page)
+        result = self.label(page)
+        if self.threshold is not None and not CONTENT.intersection(result.labels):
+            # Decoding always keeps some block: only the threshold empties a page.
+            raise VictorError(f"{source}: threshold {self.threshold:g} kept no block (the "
+                              f"likeliest is content at {max(result.content):.2f}); lower it")
+        return result
 
     def label(self, page: Page) -> Result:
         columns = features.columns(page, self.config, self.lm, self.selected)

@@ -63,7 +63,10 @@ def clean_main(args: argparse.Namespace) -> int:
     except VictorError as e:
         return fail(str(e), args.debug)
 
-    bar = None if args.quiet else Progress(sys.stderr, sys.stderr.isatty())
+    # A failure is shown as it happens where more is to come: a single page's
+    # is in the summary a moment later.
+    bar = None if args.quiet else Progress(sys.stderr, sys.stderr.isatty(),
+                                           len(jobs) > 1 or any(job.warc for job in jobs))
     shared_terminal = bar is not None and bar.drawn and sys.stdout.isatty()
 
     def write(text: str) -> None:
@@ -105,16 +108,17 @@ class Progress:
     terminal), one line redrawn at most five times a second: pages done,
     their rate, failures, and the time left when the input's size is known."""
 
-    def __init__(self, stream: TextIO, drawn: bool = True):
+    def __init__(self, stream: TextIO, drawn: bool = True, failures: bool = True):
         self.stream = stream
         self.drawn = drawn
+        self.live_failures = failures
         self.start = time.monotonic()
         self.last = 0.0
         self.shown = False
         self.failures = 0  # reported so far
 
     def update(self, report: batch.Report, fraction: float | None) -> None:
-        if len(report.failed) > self.failures:
+        if self.live_failures and len(report.failed) > self.failures:
             self.clear()
             for source, why in report.failed[self.failures:]:
                 self.stream.write(f"failed: {source}: {why}\n")
