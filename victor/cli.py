@@ -328,6 +328,13 @@ def _learn_arguments(ap: argparse.ArgumentParser) -> None:
 
 def _annotate_arguments(ap: argparse.ArgumentParser) -> None:
     from victor.annotation import EXPORTS
+    from victor.guide import guide
+
+    # The guide in docs/annotate.md is not installed with the package: what
+    # a person needs to start is here, and on ? in the tool.
+    ap.formatter_class = argparse.RawDescriptionHelpFormatter
+    ap.epilog = (guide() + "\nThe full guide: docs/annotate.md in Victor's source; the .anno "
+                 "format: docs/annotation.md.")
 
     ap.add_argument("files", nargs="*",
                     help="PAGE.html PAGE.anno (interactive); the page (--from-gold); the folder of "
