@@ -49,6 +49,7 @@ class Report:
     done: int = 0  # pages cleaned
     skipped: int = 0  # outputs that were there already
     not_html: int = 0  # WARC records that are not HTML pages
+    other_language: int = 0  # pages skipped: their text in none of the languages asked for
     failed: list[tuple[str, str]] = field(default_factory=list)
     interrupted: bool = False
 
@@ -56,11 +57,14 @@ class Report:
         self.done += other.done
         self.skipped += other.skipped
         self.not_html += other.not_html
+        self.other_language += other.other_language
         self.failed.extend(other.failed)
         self.interrupted |= other.interrupted
 
     def summary(self) -> str:
         head = f"{self.done} cleaned, {self.skipped} already done, {len(self.failed)} failed"
+        if self.other_language:
+            head += f", {self.other_language} skipped (text in another language)"
         if self.not_html:
             head += f", {self.not_html} WARC records skipped (not HTML)"
         lines = [head]
@@ -179,7 +183,7 @@ class _Batch:
             self._replace_pool()
             why = ("a worker process died (out of memory or a crash) on this page "
                    "or one sent with it")
-            return [(None, why)] * len(chunk.items)
+            return [(None, why, False)] * len(chunk.items)
 
     def settle(self, entry: tuple[Future, _Chunk] | _Finish,
                outcomes: list[Outcome] | None = None) -> None:
@@ -198,8 +202,10 @@ class _Batch:
             fut, chunk = entry
             if outcomes is None:
                 outcomes = self._outcomes(fut, chunk)
-            for (text, error), route in zip(outcomes, chunk.routes):
-                if error is not None:
+            for (text, error, skipped), route in zip(outcomes, chunk.routes):
+                if skipped:
+                    self.report.other_language += 1
+                elif error is not None:
                     self.report.failed.append((route.source, error))
                 else:
                     self.report.done += 1
@@ -242,9 +248,11 @@ class _Batch:
             fut, chunk = entry
             if not fut.done() or fut.cancelled() or fut.exception() is not None:
                 continue
-            for (_, error), route in zip(fut.result(), chunk.routes):
+            for (_, error, skipped), route in zip(fut.result(), chunk.routes):
                 if route.sink is None:
-                    if error is not None:
+                    if skipped:
+                        self.report.other_language += 1
+                    elif error is not None:
                         self.report.failed.append((route.source, error))
                     else:
                         self.report.done += 1

@@ -18,14 +18,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from victor import crf, decoding, features, output
 from victor.calibration import content_probabilities
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, ROOT, Config, load_config, settings
-from victor.errors import EMPTY_PAGE, NO_TEXT, VictorError
+from victor.errors import EMPTY_PAGE, NO_TEXT, OtherLanguage, VictorError
+from victor.language import identify, parse_languages
 from victor.labels import CONTENT, LABELS
 from victor.page import Page, read_page
 
@@ -96,8 +97,16 @@ class Result:
     def victor(self) -> str:
         return output.listing(self.texts, self.labels)
 
+    @cached_property
+    def language(self) -> str:
+        """The language of the cleaned text as identified (victor/language.py),
+        beside the one the page declares (`page.meta.language`); "" where
+        there is too little text to tell."""
+        return identify(self.text())
+
     def jsonl(self) -> str:
-        return output.jsonl_record(self.page, self.labels, self.content, self.fallback)
+        return output.jsonl_record(self.page, self.labels, self.content, self.fallback,
+                                   self.language)
 
     def html(self) -> str:
         return output.html_report(self.page, self.labels, self.marginals)
@@ -136,10 +145,13 @@ class Cleaner:
 
     `config` is a shipped config's name or a config file; `model` replaces
     the config's model; with `threshold` (a probability, 0 to 1) a content
-    block the model is less sure of than that becomes boilerplate."""
+    block the model is less sure of than that becomes boilerplate; with
+    `language` ("en", "en,de" or a list of codes) a page whose cleaned text
+    is in none of them raises OtherLanguage, a VictorError."""
 
     def __init__(self, config: str | Path | Config | None = None,
-                 model: str | Path | None = None, threshold: float | None = None):
+                 model: str | Path | None = None, threshold: float | None = None,
+                 language: str | Sequence[str] | None = None):
         if threshold is not None and not 0.0 <= threshold <= 1.0:
             raise VictorError(f"threshold {threshold:g}: must lie between 0 and 1 "
                               "(a probability that a block is content)")
@@ -156,6 +168,7 @@ class Cleaner:
         if disabled:
             self.selected = features.select_features(self.config, disabled)
         self.threshold = threshold
+        self.languages = parse_languages(language) if language else ()
 
     def read(self, data: bytes | str, source: str = "-", url: str = "",
              encoding: str | None = None) -> Page:
@@ -186,7 +199,15 @@ class Cleaner:
             # Decoding always keeps some block: only the threshold empties a page.
             raise VictorError(f"{source}: threshold {self.threshold:g} kept no block (the "
                               f"likeliest is content at {max(result.content):.2f}); lower it")
+        self.check_language(result, source)
         return result
+
+    def check_language(self, result: Result, source: str = "-") -> None:
+        """Raises OtherLanguage for a page whose text is in none of the
+        languages asked for (a page too short to tell is none of them)."""
+        if self.languages and result.language not in self.languages:
+            raise OtherLanguage(f"{source}: text in {result.language or 'no language told'}, "
+                                f"not {','.join(self.languages)}")
 
     def label(self, page: Page) -> Result:
         columns = features.columns(page, self.config, self.lm, self.selected)
@@ -213,6 +234,7 @@ def _language_model(config: Config) -> PerplexityModel | None:
 
 def extract(html: bytes | str, config: str | Path | None = None, output: str = "text",
             *, model: str | Path | None = None, threshold: float | None = None,
+            language: str | Sequence[str] | None = None,
             url: str = "", source: str = "-") -> str:
     """The page cleaned into one string, in any format of `victor clean
     --format` ("text", "markdown", "cleaneval", "jsonl", ...).
@@ -222,12 +244,15 @@ def extract(html: bytes | str, config: str | Path | None = None, output: str = "
     kept for the next ones with the same config, model and threshold.
     Bad input (no page, no text) raises VictorError with a one-line
     message; a page that is neither str nor bytes raises TypeError."""
-    return _cleaner(config or DEFAULT_CONFIG, model, threshold).clean(
+    if language is not None and not isinstance(language, str):
+        language = ",".join(language)  # hashable, for the cache
+    return _cleaner(config or DEFAULT_CONFIG, model, threshold, language).clean(
         html, source, url).render(output)
 
 
 @lru_cache(maxsize=4)
-def _cleaner(config: str | Path, model: str | Path | None, threshold: float | None) -> Cleaner:
+def _cleaner(config: str | Path, model: str | Path | None, threshold: float | None,
+             language: str | None = None) -> Cleaner:
     """Loading takes longer than cleaning a page: a loop over `extract`
     must not pay it for every page."""
-    return Cleaner(config, model, threshold)
+    return Cleaner(config, model, threshold, language)

@@ -52,7 +52,7 @@ def clean_main(args: argparse.Namespace) -> int:
     config = named if resolve(named).parent == CONFIG_DIR else _absolute(named)
     settings = workers.Settings(config, _absolute(args.model),
                                 args.threshold, int(args.max_size * 1_000_000), args.overwrite,
-                                args.timeout or None)
+                                args.timeout or None, args.language)
     try:
         # Built here first so that a bad config or model is one clear error
         # before any work; one process (and forked workers) use this one.
@@ -95,7 +95,8 @@ def clean_main(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.clear()
-    if report.failed or report.interrupted or len(jobs) > 1 or args.output or report.not_html:
+    if (report.failed or report.interrupted or len(jobs) > 1 or args.output or report.not_html
+            or report.other_language):
         print(report.summary(), file=sys.stderr)
     if report.interrupted:
         return INTERRUPTED
@@ -275,6 +276,9 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--threshold", type=float,
                     help="keep content blocks only if their (calibrated) content probability, "
                          "between 0 and 1, is at least this; it only takes blocks away")
+    ap.add_argument("--language", metavar="CODES",
+                    help="keep only pages whose cleaned text is in one of these languages "
+                         "(ISO 639 codes, as en or en,de); the others are skipped, not failed")
     ap.add_argument("--overwrite", action="store_true",
                     help="replace outputs that exist already (never an input)")
     ap.add_argument("--max-size", type=float, default=50, help="largest page in MB (default 50)")

@@ -15,6 +15,11 @@ class VictorError(Exception):
     """A problem with the user's input, config, model or output location."""
 
 
+class OtherLanguage(VictorError):
+    """A page whose text is in none of the languages asked for
+    (`--language`, `language=`): skipped, which is not a failure."""
+
+
 # The words for a page with nothing to clean, the same from the command and
 # the API. An empty page is most likely a failed download: reported, so that
 # it is noticed and a rerun tries it again.
