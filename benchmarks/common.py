@@ -94,7 +94,7 @@ def collection_pages(folder: str | Path) -> list[tuple[Path, Path | None]]:
     gold = folder / "gold" if (folder / "gold").is_dir() else folder
     out = []
     for f in sorted(pages.iterdir()):
-        if f.suffix == ".txt" or not is_page_name(f.name):
+        if not is_page_name(f.name):
             continue
         g = gold / f"{page_stem(f.name)}.txt"
         out.append((f, g if g.is_file() else None))

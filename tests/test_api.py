@@ -36,3 +36,64 @@ def test_importing_a_stage_does_not_load_the_crf():
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True, cwd=DATA.parent.parent)
     assert out.stdout.strip() == "False"
+
+
+def _largest_page() -> bytes:
+    """The largest page of data/ once unzipped (a 5 MB WCXB page)."""
+    import gzip
+
+    sizes = []
+    for path in (DATA.parent).rglob("*"):
+        if path.name.endswith(".html"):
+            sizes.append((path.stat().st_size, path))
+        elif path.name.endswith(".html.gz"):
+            with gzip.open(path) as f:
+                sizes.append((f.seek(0, 2), path))
+    path = max(sizes)[1]
+    data = path.read_bytes()
+    return gzip.decompress(data) if path.name.endswith(".gz") else data
+
+
+def test_a_result_shows_itself_in_one_short_line_even_for_the_largest_page():
+    """Issue 29: the repr of a result repeated the whole tree for every
+    block and hung a REPL for minutes."""
+    import time
+
+    result = Cleaner().clean(_largest_page(), "largest.html")
+    start = time.perf_counter()
+    shown = repr(result)
+    elapsed = time.perf_counter() - start
+    assert len(shown) < 1000 and "\n" not in shown and elapsed < 0.01
+    assert shown.startswith("Result(source='largest.html', ") and f"{len(result.labels)} blocks" in shown
+    for part in (result.page, *result.page.blocks[:100]):
+        assert len(repr(part)) < 1000 and "\n" not in repr(part)
+    assert f"{len(result.page.blocks)} blocks" in repr(result.page)
+
+
+def test_a_result_pickles_and_still_renders_every_format():
+    """So that it can come back from a worker process."""
+    import pickle
+
+    result = Cleaner().clean((DATA / "23.html").read_bytes(), "23.html")
+    back = pickle.loads(pickle.dumps(result))
+    assert back.model is None  # the model stays behind: megabytes, the same for every page
+    for fmt in ("text", "markdown", "cleaneval", "jsonl", "html", "victor", "table"):
+        assert back.render(fmt) == result.render(fmt)
+    assert back.labels == result.labels and back.content == result.content
+    assert repr(back) == repr(result)
+
+
+def test_a_result_of_a_deeply_nested_page_pickles():
+    """Pickle recurses through a tree; a page nested as deep as Victor lets
+    one be (256 elements) must pickle all the same. Built from the words
+    of a real page, one a div, each inside the one before."""
+    import pickle
+
+    words = (DATA / "1.txt").read_text(encoding="utf-8").split()[:400]
+    html = "<html><body>" + "".join(f"<div>{w} " for w in words) + "</body></html>"
+    result = Cleaner().clean(html, "deep.html")
+    back = pickle.loads(pickle.dumps(result))
+    assert back.text() == result.text() and back.html() == result.html()
+    deepest = back.page.blocks[-1].containers
+    assert len(deepest) > 200
+    assert all(inner in outer.children for outer, inner in zip(deepest, deepest[1:]))

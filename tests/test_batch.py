@@ -243,3 +243,101 @@ def test_a_worker_cleans_the_largest_training_page_in_under_500_mb():
     out = subprocess.run([sys.executable, "-c", probe, str(largest)], cwd=ROOT,
                          capture_output=True, text=True, timeout=120, check=True)
     assert int(out.stdout) < 500
+
+
+def test_a_folder_gives_its_pages_not_their_gold_text_and_a_rerun_finds_them_done(tmp_path):
+    """Issue 29: data/cleaneval holds NAME.html beside its gold NAME.txt;
+    only the 58 pages are cleaned, and the same command again has nothing
+    left to do."""
+    command = [sys.executable, "-m", "victor", "clean", "-o", str(tmp_path / "out"),
+               str(CLEANEVAL_DIR)]
+    first = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.splitlines()[-1] == "58 cleaned, 0 already done, 0 failed"
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
+        f"{p.stem}.txt" for p in pages(CLEANEVAL_DIR))
+    again = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert again.stderr.splitlines()[-1] == "0 cleaned, 58 already done, 0 failed"
+
+
+def test_a_file_named_on_the_command_line_is_cleaned_whatever_its_suffix(tmp_path):
+    page = tmp_path / "saved.txt"
+    page.write_bytes((CLEANEVAL_DIR / "1.html").read_bytes())
+    named = subprocess.run([sys.executable, "-m", "victor", "clean", "--format", "text",
+                            str(page)], capture_output=True, text=True, cwd=tmp_path)
+    assert named.returncode == 0, named.stderr
+    expected = subprocess.run([sys.executable, "-m", "victor", "clean", "--format", "text",
+                               str(CLEANEVAL_DIR / "1.html")], capture_output=True, text=True)
+    assert named.stdout == expected.stdout and named.stdout.strip()
+    # In a folder, the same file is not taken for a page.
+    with pytest.raises(VictorError, match=r"no pages or WARC files found in .*\.html "):
+        list(discover([str(tmp_path)]))
+
+
+def test_an_output_folder_that_takes_no_file_is_refused_before_any_page_is_cleaned(tmp_path):
+    """Issue 29: 40 of 40 pages failed with 'Permission denied' after all
+    of them had been cleaned. Root writes anywhere a mode allows nothing,
+    so root is shown a folder the kernel refuses even to root."""
+    if os.geteuid() != 0:
+        folder = tmp_path / "read-only"
+        folder.mkdir(mode=0o555)
+    else:
+        folder = Path("/sys/kernel")  # nothing is written there: the probe fails
+        if not folder.is_dir() or os.access(folder, os.W_OK) and _writable(folder):
+            pytest.skip("no folder here that refuses root")
+    proc = subprocess.run([sys.executable, "-m", "victor", "clean", "-o", str(folder),
+                           *map(str, DRAGNET)], capture_output=True, text=True, cwd=tmp_path)
+    # Exit status 2 and this one line: no page was tried (a batch ends with its summary).
+    assert proc.returncode == 2
+    assert proc.stderr == (f"error: {folder}: cannot write output there (Permission denied); "
+                           "choose another folder with -o\n")
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        make_folder(str(folder))
+        return True
+    except VictorError:
+        return False
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_failure_shows_when_it_happens_and_ctrl_c_counts_what_is_on_disk(settings, tmp_path,
+                                                                           jobs):
+    """Issue 29: a failed page showed only in the final list, and after
+    Ctrl-C the summary said 19 cleaned with 35 outputs on disk."""
+    missing = tmp_path / "gone.html"
+    out = tmp_path / "out"
+    proc = clean_py(settings, "-j", jobs, "-o", out, missing, *pages(DRAGNET_DIR)[:300],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr.readline() == f"failed: {missing}: no such file\n"
+    assert proc.poll() is None  # while the batch goes on
+    _wait_for_outputs(out, 12)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    on_disk = len(contents(out))
+    assert 12 <= on_disk < 300
+    assert f"\n{on_disk} cleaned, 0 already done, 1 failed\n" in f"\n{stderr}"
+    assert stderr.rstrip().endswith("interrupted: run the same command again to finish the rest")
+
+
+def test_quiet_keeps_the_terminal_to_the_summary(settings, tmp_path):
+    leader, follower = pty.openpty()
+    proc = clean_py(settings, "--quiet", "-o", tmp_path, *CLEANEVAL[:6],
+                    stdout=subprocess.DEVNULL, stderr=follower)
+    os.close(follower)
+    shown = b""
+    while True:
+        ready, _, _ = select.select([leader], [], [], 60)
+        try:
+            chunk = os.read(leader, 4096) if ready else b""
+        except OSError:
+            chunk = b""
+        if not chunk:
+            break
+        shown += chunk
+    proc.wait()
+    os.close(leader)
+    assert shown.decode().replace("\r\n", "\n") == "6 cleaned, 0 already done, 0 failed\n"

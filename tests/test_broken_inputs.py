@@ -170,7 +170,9 @@ def test_a_missing_input_is_reported_and_the_rest_cleaned(model, tmp_path):
     missing = tmp_path / "gone.html"
     proc = run("clean.py", "--model", model, "-o", tmp_path / "out", missing, PAGE)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
-    assert proc.stderr.splitlines() == ["1 cleaned, 0 already done, 1 failed",
+    # As it happened, then in the summary's list.
+    assert proc.stderr.splitlines() == [f"failed: {missing}: no such file",
+                                        "1 cleaned, 0 already done, 1 failed",
                                         f"failed: {missing}: no such file"]
     assert [p.name for p in (tmp_path / "out").iterdir()] == ["36.txt"]
 
@@ -184,7 +186,8 @@ def test_an_input_under_a_regular_file_cannot_be_read(model, tmp_path):
 
 def test_a_folder_without_pages(model, tmp_path):
     one_line_error(run("clean.py", "--model", model, tmp_path),
-                   f"no pages or WARC files found in {tmp_path}")
+                   f"no pages or WARC files found in {tmp_path} \\(a folder is walked for "
+                   r"\.html .*\); name other files one by one")
 
 
 def test_an_output_folder_under_a_regular_file(model, tmp_path):

@@ -22,8 +22,10 @@ from victor import output
 from victor.cleaner import Cleaner, extract
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, MODEL_DIR, TEMPLATE_DIR, load_config
 from victor.encoding import decode
-from victor.errors import VictorError, import_extra
+from victor.errors import EMPTY_PAGE, NO_TEXT, VictorError, import_extra
 from victor.page import read_page
+
+HOSTILE = ROOT / "tests" / "hostile"
 
 
 def victor_command(*args, cwd: Path) -> subprocess.CompletedProcess:
@@ -105,7 +107,7 @@ def test_an_unknown_config_names_the_shipped_ones():
 def test_a_missing_extra_is_named_in_one_line():
     # KenLM's case, where the pure-Python engine stands in unless KenLM is
     # named: tests/test_perplexity.py.
-    with pytest.raises(VictorError, match=r"pip install 'victor-cleaner\[warc\]'"):
+    with pytest.raises(VictorError, match=r"pip install '\.\[warc\]' in Victor's clone"):
         import_extra("no_such_module_for_victor", "warc", "reading WARC files")
 
 
@@ -278,6 +280,15 @@ def test_tests_read_no_files_beside_the_clone():
         assert not hits, f"{file}: {hits}"
 
 
+def test_the_extras_are_named_as_a_clone_installs_them():
+    """Issue 29: no package is published as victor-cleaner, so the README's
+    `pip install 'victor-cleaner[warc]'` found no such distribution."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for extra in ("warc", "dask", "kenlm", "all"):
+        assert f"pip install '.[{extra}]'" in readme
+    assert "pip install 'victor-cleaner[" not in readme
+
+
 def test_readme_starts_with_the_two_commands_ci_runs():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     commands = re.findall(r"^    (python3 .+)$", readme, re.M)[:2]
@@ -286,3 +297,72 @@ def test_readme_starts_with_the_two_commands_ci_runs():
     ci = (ROOT / ".ci/run").read_text(encoding="utf-8").splitlines()
     assert commands[0].split(" && ")[0].replace(" -e", " -q -e") in ci
     assert ci[-1] == commands[1]
+
+
+@pytest.mark.parametrize("page", [None, 1, ["<p>text</p>"]])
+def test_extract_refuses_what_is_no_page_in_one_line(page):
+    """Issue 29: these failed inside the code with an AttributeError."""
+    with pytest.raises(TypeError, match=r"^-: a page is str or bytes, not \w+$"):
+        victor.extract(page)
+
+
+@pytest.mark.parametrize("name, content", [
+    ("zero.html", b""),
+    ("whitespace.html", (HOSTILE / "whitespace.html").read_bytes()),
+    ("empty-body.html", b"<!DOCTYPE html><html><head></head><body>\n</body></html>"),
+    ("scripts.html", (HOSTILE / "script-only.html").read_bytes())])
+def test_a_page_without_text_is_the_same_error_in_the_command_and_the_api(tmp_path, name, content):
+    page = tmp_path / name
+    page.write_bytes(content)
+    proc = subprocess.run([sys.executable, "-m", "victor", "clean", str(page)],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 1 and proc.stdout == ""
+    why = EMPTY_PAGE if not content else NO_TEXT
+    assert proc.stderr.splitlines()[-1] == f"failed: {page}: {why}"
+    for data in (content, content.decode("utf-8", errors="replace")):
+        with pytest.raises(victor.VictorError) as error:
+            victor.extract(data, source=str(page))
+        assert str(error.value) == f"{page}: {why}"
+
+
+def test_a_threshold_that_keeps_no_block_says_so(tmp_path):
+    """Issue 29: --threshold 0.99 gave an empty page, exit 0, no word."""
+    page = ROOT / "data/cleaneval/1.html"
+    proc = victor_command("clean", "--threshold", "0.99", page, cwd=tmp_path)
+    assert proc.returncode == 1 and proc.stdout == ""
+    why = re.fullmatch(rf"failed: {re.escape(str(page))}: (threshold 0.99 kept no block "
+                       r"\(the likeliest is content at 0\.\d\d\); lower it)",
+                       proc.stderr.splitlines()[-1]).group(1)
+    with pytest.raises(VictorError, match=re.escape(why)):
+        extract(page.read_bytes(), threshold=0.99, source=str(page))
+    assert extract(page.read_bytes(), threshold=0.5).strip()
+
+
+def test_learn_given_a_page_or_a_half_labelled_file_says_what_to_do(tmp_path):
+    page = ROOT / "data/cleaneval/1.html"
+    proc = victor_command("learn", "-o", tmp_path / "m.crfsuite", page, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr == (f"error: {page}:1: not a Victor annotation file (an HTML page; a .anno "
+                           "file starts with 'victor-annotation 1'; make one with victor "
+                           "annotate)\n")
+    half = tmp_path / "1.anno"
+    (tmp_path / "1.html").write_bytes(page.read_bytes())
+    lines = (ROOT / "data/cleaneval/1.anno").read_text(encoding="utf-8").splitlines(True)
+    body = lines.index("\n") + 1
+    lines[body + 3] = "?" + lines[body + 3][1:]  # one block left unlabelled
+    half.write_text("".join(lines), encoding="utf-8")
+    proc = victor_command("learn", "-o", tmp_path / "m.crfsuite", half, cwd=tmp_path)
+    assert proc.returncode == 2 and "annotate.py" not in proc.stderr
+    assert proc.stderr.rstrip().endswith(f"finish them with: victor annotate {tmp_path / '1.html'} {half}")
+
+
+def test_the_readme_states_each_default_format_as_they_are(cleaneval, tmp_path):
+    page = cleaneval / "1.html"
+    default = victor_command("clean", page, cwd=tmp_path).stdout
+    assert default == victor_command("clean", "--format", "cleaneval", page, cwd=tmp_path).stdout
+    assert extract(page.read_bytes()) == victor_command("clean", "--format", "text", page,
+                                                        cwd=tmp_path).stdout
+    assert isinstance(json.loads(extract(page.read_bytes(), output="jsonl")), dict)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "(the default of `victor clean`; `extract()` gives `text` unless told)" in readme
+    assert "# a JSON string" in readme

@@ -30,7 +30,7 @@ from hostile import make_corpus as corpus
 from victor.cleaner import Cleaner
 from victor.config import load_config, shipped_configs
 from victor.encoding import decode
-from victor.errors import VictorError
+from victor.errors import EMPTY_PAGE, NO_TEXT, VictorError
 from victor.inputs import read_input
 from victor.limits import DEFAULT_TIMEOUT, MAX_DEPTH, limit_depth
 from victor.page import read_page
@@ -188,10 +188,12 @@ def test_a_page_closed_properly_records_no_recovery(cleaner):
 # --- cleaned: pages with little or odd text --------------------------------
 
 @pytest.mark.parametrize("name", ["whitespace.html", "script-only.html"])
-def test_a_page_without_text_gives_an_empty_output(cleaner, name):
-    result = clean(cleaner, name)
-    assert result.page.blocks == []
-    assert (result.text(), result.cleaneval()) == ("", "URL: \n")
+def test_a_page_without_text_is_refused_in_words_that_name_it(cleaner, name):
+    """Issue 29: an empty output with no word hid what a 0-byte page reports."""
+    with pytest.raises(VictorError, match=rf"^{re.escape(str(HOSTILE / name))}: "
+                                          r"no text on the page .*, nothing to clean$"):
+        clean(cleaner, name)
+    assert cleaner.read((HOSTILE / name).read_bytes()).blocks == []
 
 
 def test_plain_text_without_tags_is_one_block(cleaner):
@@ -305,9 +307,11 @@ def test_hostile_records_in_a_warc_file(model, tmp_path):
                      + response("http://a.example/page", page, "text/html; charset=base64"))
     proc = clean_py(model, "-o", tmp_path / "out", warc)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
-    assert proc.stderr.splitlines()[0] == "2 cleaned, 0 already done, 1 failed"
+    # The failure as it happened, then the summary and the list.
+    reported, summary, listed = proc.stderr.splitlines()
+    assert summary == "2 cleaned, 0 already done, 1 failed" and reported == listed
     assert re.fullmatch(rf"failed: {warc}#urn:uuid:\S+ \(http://a.example/logo\): "
-                        r"not an HTML page \(PNG image\)", proc.stderr.splitlines()[1])
+                        r"not an HTML page \(PNG image\)", listed)
     lines = [json.loads(line) for line in (tmp_path / "out/crawl.jsonl").read_text().splitlines()]
     assert [(r["url"], bool(r["text"])) for r in lines] == [
         ("http://a.example/empty", False), ("http://cltg.org/cltg/cltg99-1/99-02-26.htm", True)]
@@ -357,6 +361,21 @@ def test_every_charset_label_a_page_or_server_may_name_is_survived():
 
 # --- a batch of all of it, mixed with good pages -------------------------
 
+def test_a_title_closed_by_a_malformed_end_tag_gives_back_the_article(cleaner):
+    """Issue 29, item 10: a 2008 news page closed its title with
+    `</titlevalue="true" -->`, which by HTML5 closes nothing, and lost its
+    article. Built the same way from a real blog post."""
+    original = corpus.POST.read_bytes()
+    assert original.count(b"</title>") == 1
+    broken = original.replace(b"</title>", b'</titlevalue="true" -->')
+    result = cleaner.clean(broken, "malformed.html")
+    expected = cleaner.clean(original, str(corpus.POST))
+    assert result.page.recovered == ("unclosed <title>",)
+    assert result.texts == expected.texts and result.text() == expected.text()
+    assert result.page.title == expected.page.title
+    assert len(words(result.text())) > 200
+
+
 SWALLOWED = ("title-unclosed.html", "style-unclosed.html", "script-unclosed.html",
              "textarea-unclosed.html", "comment-unclosed.html", "noscript-unclosed.html")
 
@@ -372,10 +391,12 @@ def test_a_batch_of_the_corpus_cleans_the_good_and_reports_the_bad(tmp_path, eng
     proc = subprocess.run([sys.executable, str(ROOT / "clean.py"), "--config", "article",
                            "--format", "jsonl", *engine, "-o", str(out), *map(str, inputs)],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
-    refused = {"empty.html": "empty file, nothing to clean",
+    refused = {"empty.html": EMPTY_PAGE,
                "gzip.html": "not an HTML page (gzip-compressed data)",
                "pdf.html": "not an HTML page (PDF document)",
-               "png.html": "not an HTML page (PNG image)"}  # in input order
+               "png.html": "not an HTML page (PNG image)",
+               "script-only.html": NO_TEXT,
+               "whitespace.html": NO_TEXT}  # in input order
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
     assert proc.stderr.splitlines()[-len(refused) - 1:] == [
@@ -384,6 +405,5 @@ def test_a_batch_of_the_corpus_cleans_the_good_and_reports_the_bad(tmp_path, eng
     assert sorted(p.name for p in out.iterdir()) == sorted(
         p.stem + ".jsonl" for p in inputs if p.name not in refused)
     records = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in out.iterdir()}
-    without_text = {"whitespace", "script-only"}
-    assert {name for name, r in records.items() if not r["text"]} == without_text
+    assert all(r["text"] for r in records.values())
     assert {name + ".html" for name, r in records.items() if r["recovered"]} == set(SWALLOWED)

@@ -100,7 +100,7 @@ def test_the_arpa_file_scores_every_word_as_the_trainer_computes_it(small_corpus
 
 @ORDERS
 def test_kenlm_scores_every_word_as_the_trainer_computes_it(small_corpus, tmp_path, order, min_count, suffix):
-    pytest.importorskip("kenlm", reason="KenLM is an extra (pip install 'victor-cleaner[kenlm]')")
+    pytest.importorskip("kenlm", reason="KenLM is an extra (pip install '.[kenlm]' in Victor's clone)")
     model = train(small_corpus, order, min_count)
     path = tmp_path / f"lm{suffix}"
     model.write_arpa(path)
@@ -182,7 +182,7 @@ def test_perplexity_is_per_token_with_the_end_of_sentence_counted(default_model)
 def test_both_engines_give_the_shipped_model_the_same_perplexities(default_model):
     kenlm_model = PerplexityModel.load(engine="kenlm") if importlib.util.find_spec("kenlm") else None
     if kenlm_model is None:
-        pytest.skip("KenLM is an extra (pip install 'victor-cleaner[kenlm]')")
+        pytest.skip("KenLM is an extra (pip install '.[kenlm]' in Victor's clone)")
     assert kenlm_model.engine == "kenlm" and default_model.engine == "python"
     for sentence in held_out_sentences():
         assert default_model.score(sentence) == pytest.approx(kenlm_model.score(sentence), rel=1e-5)
@@ -204,7 +204,8 @@ def test_without_kenlm_the_pure_python_engine_is_chosen_and_naming_kenlm_is_one_
     assert (engine, loaded) == ("python", "python")
     assert float(score) == round(PerplexityModel.load(engine="python").score(PAPER[0]))
     assert proc.stdout.splitlines()[1:] == [
-        "the perplexity feature needs kenlm, which is not installed: pip install 'victor-cleaner[kenlm]'"]
+        "the perplexity feature needs kenlm, which is not installed: install Victor's 'kenlm' "
+        "extra (pip install '.[kenlm]' in Victor's clone)"]
 
 
 def test_text_without_words_is_infinitely_perplexing(default_model):

@@ -293,3 +293,49 @@ def test_annotate_in_a_real_terminal(page: Path, tmp_path: Path) -> None:
     finally:
         subprocess.run(["tmux", "-L", tmux.socket, "kill-server"], capture_output=True)
     assert load_annotation(anno).labels[:5] == ["o", "h", UNLABELLED, "p", UNLABELLED]
+
+
+def test_saving_and_quitting_leaves_a_line_on_the_terminal(page: Path, tmp_path: Path,
+                                                           capsys) -> None:
+    """Issue 29: nothing was printed once the full screen had gone."""
+    anno = tmp_path / "1.anno"
+    assert press(page, anno, "ohp" + "s" + "q") == 0
+    assert capsys.readouterr().out == f"saved {anno}: 3 of 161 blocks labelled, 158 to go\n"
+    assert press(page, anno, "p" + "q" + "q") == 0  # quit without saving, when asked
+    assert capsys.readouterr().out == (f"quit without saving: the labels since the last save "
+                                       f"are lost; {anno} kept as it was\n")
+    assert load_annotation(anno).labels[:4] == ["o", "h", "p", UNLABELLED]
+
+
+def test_annotate_help_lists_the_keys_and_what_a_continuation_is(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "victor", "annotate", "--help"],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0
+    for key in ("p  paragraph", "c  continuation  text that goes on the paragraph",
+                "u          undo", "?          show this help", "docs/annotate.md"):
+        assert key in proc.stdout
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None,
+                    reason="tmux is not installed (apt-get install tmux): the test runs annotate.py in a real terminal")
+def test_the_help_key_and_a_status_line_that_fits_100_columns(page: Path, tmp_path: Path) -> None:
+    anno = tmp_path / "1.anno"
+    tmux = Tmux(tmp_path)
+    command = " ".join([sys.executable, str(ROOT / "annotate.py"), "--config", "cleaneval",
+                        str(page), str(anno)])
+    env = {**os.environ, "LANG": "C.UTF-8", "TERM": "xterm-256color"}
+    subprocess.run(["tmux", "-L", tmux.socket, "-f", str(tmux.conf), "new-session", "-d",
+                    "-s", "anno", "-x", "100", "-y", "30", command], check=True, env=env)
+    try:
+        screen = tmux.wait_for("? help")
+        tmux("send-keys", "-t", "anno", "?")
+        screen = tmux.wait_for("any key goes back")
+        assert "c  continuation  text that goes on the paragraph" in screen
+        tmux("send-keys", "-t", "anno", "j")  # goes back, and moves nothing
+        tmux.wait_for("block 1 of 161")
+        # Block 2's status is 108 columns: every part shows, none cut.
+        tmux("send-keys", "-t", "anno", "j")
+        screen = tmux.wait_for("block 2 of 161")
+        assert "in tr > td > a > img  after <tr> <td> <a> <img>" in screen
+    finally:
+        subprocess.run(["tmux", "-L", tmux.socket, "kill-server"], capture_output=True)

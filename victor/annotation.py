@@ -55,6 +55,18 @@ class Annotation:
 
 def load_annotation(path: str | os.PathLike) -> Annotation:
     path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            first = f.read(len(MAGIC.encode()))
+    except OSError:
+        first = None  # read_utf8 says what is wrong with the file
+    if first is not None and first != MAGIC.encode():
+        # Before decoding: a page given by mistake was reported as "not
+        # UTF-8 text", which says nothing of what the file should be.
+        page = first.lstrip().startswith(b"<")
+        raise VictorError(f"{path}:1: not a Victor annotation file ("
+                          f"{'an HTML page; ' if page else ''}a .anno file starts with "
+                          f"'{MAGIC}'; make one with victor annotate)")
     text = read_utf8(path, "annotation file")
     lines = text.split("\n")
     if lines and lines[-1] == "":
@@ -198,7 +210,7 @@ def _check_finished(annotation: Annotation, where: str | os.PathLike) -> None:
         first = annotation.labels.index(UNLABELLED)
         at = f"line {annotation.lines[first]}" if annotation.lines else f"block {first}"
         raise VictorError(f"{where}: {left} blocks not labelled yet (the first at {at}); "
-                          "finish them with annotate.py")
+                          f"finish them with: victor annotate {annotation.source} {where}")
 
 
 # --- what annotate.py does besides the interactive tool -----------------

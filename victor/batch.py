@@ -49,6 +49,7 @@ class Report:
     done: int = 0  # pages cleaned
     skipped: int = 0  # outputs that were there already
     not_html: int = 0  # WARC records that are not HTML pages
+    other_language: int = 0  # pages skipped: their text in none of the languages asked for
     failed: list[tuple[str, str]] = field(default_factory=list)
     interrupted: bool = False
 
@@ -56,11 +57,14 @@ class Report:
         self.done += other.done
         self.skipped += other.skipped
         self.not_html += other.not_html
+        self.other_language += other.other_language
         self.failed.extend(other.failed)
         self.interrupted |= other.interrupted
 
     def summary(self) -> str:
         head = f"{self.done} cleaned, {self.skipped} already done, {len(self.failed)} failed"
+        if self.other_language:
+            head += f", {self.other_language} skipped (text in another language)"
         if self.not_html:
             head += f", {self.not_html} WARC records skipped (not HTML)"
         lines = [head]
@@ -179,9 +183,10 @@ class _Batch:
             self._replace_pool()
             why = ("a worker process died (out of memory or a crash) on this page "
                    "or one sent with it")
-            return [(None, why)] * len(chunk.items)
+            return [(None, why, False)] * len(chunk.items)
 
-    def settle(self, entry: tuple[Future, _Chunk] | _Finish) -> None:
+    def settle(self, entry: tuple[Future, _Chunk] | _Finish,
+               outcomes: list[Outcome] | None = None) -> None:
         if isinstance(entry, _Finish):
             if entry.out is not None:
                 self.open_outputs.remove(entry.out)
@@ -195,8 +200,12 @@ class _Batch:
             self.done_bytes += entry.weight
         else:
             fut, chunk = entry
-            for (text, error), route in zip(self._outcomes(fut, chunk), chunk.routes):
-                if error is not None:
+            if outcomes is None:
+                outcomes = self._outcomes(fut, chunk)
+            for (text, error, skipped), route in zip(outcomes, chunk.routes):
+                if skipped:
+                    self.report.other_language += 1
+                elif error is not None:
                     self.report.failed.append((route.source, error))
                 else:
                     self.report.done += 1
@@ -216,7 +225,43 @@ class _Batch:
         if entry is not None:
             self.window.append(entry)
         while len(self.window) > WINDOW * self.workers:
-            self.settle(self.window.popleft())
+            self.settle_oldest()
+
+    def settle_oldest(self) -> None:
+        """Taken off the window only once its outcomes are back: a Ctrl-C
+        while waiting for them leaves it there, to be counted by
+        `count_finished`, and one after leaves it counted once."""
+        entry = self.window[0]
+        outcomes = None if isinstance(entry, _Finish) else self._outcomes(*entry)
+        self.window.popleft()
+        self.settle(entry, outcomes)
+
+    def count_finished(self) -> None:
+        """After Ctrl-C, once the workers have finished the chunks in their
+        hands: the pages they wrote to their files are counted, so that the
+        summary says what is on disk (it said 19 cleaned with 35 outputs
+        there). Text for standard output or a WARC's output, which is not
+        written after an interrupt, is not counted."""
+        for entry in self.window:
+            if isinstance(entry, _Finish):
+                continue
+            fut, chunk = entry
+            if not fut.done() or fut.cancelled() or fut.exception() is not None:
+                continue
+            for (_, error, skipped), route in zip(fut.result(), chunk.routes):
+                if route.sink is None:
+                    if skipped:
+                        self.report.other_language += 1
+                    elif error is not None:
+                        self.report.failed.append((route.source, error))
+                    else:
+                        self.report.done += 1
+        # In one process, the chunk being cleaned when Ctrl-C came has no
+        # future: its pages whose output is there now were written by it.
+        for item in self.chunk.items:
+            if (item.output is not None and not self.settings.overwrite
+                    and output_exists(item.output)):
+                self.report.done += 1
 
     def add(self, item: Item, route: _Route) -> None:
         self.chunk.add(item, route)
@@ -251,7 +296,7 @@ class _Batch:
                         self.report.not_html += 1
                         continue
                     self.add(Item(rec.source, "jsonl", data=rec.data, url=rec.url,
-                                  encoding=rec.encoding),
+                                  encoding=rec.encoding, record=True),
                              _Route(f"{rec.source} ({rec.url})", sink, rec.position - read_to))
                     read_to = rec.position
             ok = True
@@ -281,13 +326,15 @@ class _Batch:
                     self.page(job)
             self.hand_over()
             while self.window:
-                self.settle(self.window.popleft())
+                self.settle_oldest()
         except KeyboardInterrupt:
             self.report.interrupted = True
         finally:
             self.pool.shutdown(wait=True, cancel_futures=True)
             for out in self.open_outputs:
                 out.discard()
+        if self.report.interrupted:
+            self.count_finished()
         return self.report
 
 

@@ -10,6 +10,7 @@ the groups that separate one big content area from menus).
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass
 
 from victor.text import collapse
@@ -30,6 +31,14 @@ class Block:
     @property
     def tags(self) -> tuple[str, ...]:
         return tuple(c.tag for c in self.containers)
+
+    def __repr__(self) -> str:
+        """One short line: the generated repr printed every container's
+        whole subtree, millions of characters for one block of a big page,
+        which hung a REPL or a notebook that showed it."""
+        return (f"Block(id={self.id}, text={reprlib.repr(self.text)} ({len(self.text)} chars), "
+                f"in {'>'.join(self.tags[-3:]) or 'body'}, {len(self.splits)} tags passed, "
+                f"div_group={self.div_group}, td_group={self.td_group})")
 
 
 def split_blocks(body: Element) -> list[Block]:

@@ -13,17 +13,21 @@ labelled blocks, so that a batch pays for loading once.
 
 from __future__ import annotations
 
+import reprlib
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from victor import crf, decoding, features, output
 from victor.calibration import content_probabilities
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, ROOT, Config, load_config, settings
-from victor.errors import VictorError
+from victor.errors import EMPTY_PAGE, NO_TEXT, OtherLanguage, VictorError
+from victor.language import identify, parse_languages
+from victor.labels import CONTENT, LABELS
 from victor.page import Page, read_page
 
 if TYPE_CHECKING:  # imported when a config's perplexity extra is on
@@ -53,11 +57,29 @@ class Result:
         html formats."""
         return self.model.marginals(self.scores)
 
-    @property
+    @cached_property
     def content(self) -> list[float]:
         """Probability that each block is content (any label but o), as
         the model's calibration has it (victor/calibration.py)."""
         return content_probabilities(self.marginals, self.model.temperature)
+
+    def __repr__(self) -> str:
+        """One line of counts: the generated repr showed every block's
+        part of the page's tree, 176 million characters for a 100 KB page,
+        which hung a REPL or a notebook."""
+        counts = Counter(self.labels)
+        kept = " ".join(f"{label}={counts[label]}" for label in LABELS if counts[label])
+        return (f"Result(source={reprlib.repr(self.page.source)}, {len(self.labels)} blocks, "
+                f"{sum(counts[label] for label in CONTENT)} content, labels {kept}, "
+                f"fallback={self.fallback})")
+
+    def __getstate__(self) -> dict:
+        """A result pickles, so that it can come back from a worker
+        process; the model (megabytes, shared by every page) stays behind,
+        and what the outputs read of it, each block's marginals and content
+        probability, travels instead. An unpickled result's `model` is None."""
+        self.marginals, self.content  # computed now, while the model is here
+        return {**self.__dict__, "model": None}
 
     @property
     def texts(self) -> list[str]:
@@ -75,8 +97,16 @@ class Result:
     def victor(self) -> str:
         return output.listing(self.texts, self.labels)
 
+    @cached_property
+    def language(self) -> str:
+        """The language of the cleaned text as identified (victor/language.py),
+        beside the one the page declares (`page.meta.language`); "" where
+        there is too little text to tell."""
+        return identify(self.text())
+
     def jsonl(self) -> str:
-        return output.jsonl_record(self.page, self.labels, self.content, self.fallback)
+        return output.jsonl_record(self.page, self.labels, self.content, self.fallback,
+                                   self.language)
 
     def html(self) -> str:
         return output.html_report(self.page, self.labels, self.marginals)
@@ -115,10 +145,13 @@ class Cleaner:
 
     `config` is a shipped config's name or a config file; `model` replaces
     the config's model; with `threshold` (a probability, 0 to 1) a content
-    block the model is less sure of than that becomes boilerplate."""
+    block the model is less sure of than that becomes boilerplate; with
+    `language` ("en", "en,de" or a list of codes) a page whose cleaned text
+    is in none of them raises OtherLanguage, a VictorError."""
 
     def __init__(self, config: str | Path | Config | None = None,
-                 model: str | Path | None = None, threshold: float | None = None):
+                 model: str | Path | None = None, threshold: float | None = None,
+                 language: str | Sequence[str] | None = None):
         if threshold is not None and not 0.0 <= threshold <= 1.0:
             raise VictorError(f"threshold {threshold:g}: must lie between 0 and 1 "
                               "(a probability that a block is content)")
@@ -135,6 +168,7 @@ class Cleaner:
         if disabled:
             self.selected = features.select_features(self.config, disabled)
         self.threshold = threshold
+        self.languages = parse_languages(language) if language else ()
 
     def read(self, data: bytes | str, source: str = "-", url: str = "",
              encoding: str | None = None) -> Page:
@@ -145,8 +179,35 @@ class Cleaner:
         """`data` is the page as bytes (of any encoding, detected) or as
         text (already decoded). `source` names the page in error messages.
         `url` and `encoding` come from outside the page (a crawl record);
-        the page's own CleanEval wrapper, if any, wins for the URL."""
-        return self.label(self.read(data, source, url, encoding))
+        the page's own CleanEval wrapper, if any, wins for the URL.
+
+        A page with no text (empty, whitespace, an empty body, scripts
+        only) raises VictorError, as the command reports it: an empty
+        output would hide a failed download. `read` and `label` take such
+        a page without complaint (a crawl's record of it is still written)."""
+        if isinstance(data, (bytearray, memoryview)):
+            data = bytes(data)
+        if not isinstance(data, (bytes, str)):
+            raise TypeError(f"{source}: a page is str or bytes, not {type(data).__name__}")
+        if not data:
+            raise VictorError(f"{source}: {EMPTY_PAGE}")
+        page = self.read(data, source, url, encoding)
+        if not page.blocks:
+            raise VictorError(f"{source}: {NO_TEXT}")
+        result = self.label(page)
+        if self.threshold is not None and not CONTENT.intersection(result.labels):
+            # Decoding always keeps some block: only the threshold empties a page.
+            raise VictorError(f"{source}: threshold {self.threshold:g} kept no block (the "
+                              f"likeliest is content at {max(result.content):.2f}); lower it")
+        self.check_language(result, source)
+        return result
+
+    def check_language(self, result: Result, source: str = "-") -> None:
+        """Raises OtherLanguage for a page whose text is in none of the
+        languages asked for (a page too short to tell is none of them)."""
+        if self.languages and result.language not in self.languages:
+            raise OtherLanguage(f"{source}: text in {result.language or 'no language told'}, "
+                                f"not {','.join(self.languages)}")
 
     def label(self, page: Page) -> Result:
         columns = features.columns(page, self.config, self.lm, self.selected)
@@ -173,6 +234,7 @@ def _language_model(config: Config) -> PerplexityModel | None:
 
 def extract(html: bytes | str, config: str | Path | None = None, output: str = "text",
             *, model: str | Path | None = None, threshold: float | None = None,
+            language: str | Sequence[str] | None = None,
             url: str = "", source: str = "-") -> str:
     """The page cleaned into one string, in any format of `victor clean
     --format` ("text", "markdown", "cleaneval", "jsonl", ...).
@@ -180,13 +242,17 @@ def extract(html: bytes | str, config: str | Path | None = None, output: str = "
     `html` is bytes of any encoding or text already decoded; the two give
     the same result. The config's model is loaded on the first call and
     kept for the next ones with the same config, model and threshold.
-    Bad input raises VictorError with a one-line message."""
-    return _cleaner(config or DEFAULT_CONFIG, model, threshold).clean(
+    Bad input (no page, no text) raises VictorError with a one-line
+    message; a page that is neither str nor bytes raises TypeError."""
+    if language is not None and not isinstance(language, str):
+        language = ",".join(language)  # hashable, for the cache
+    return _cleaner(config or DEFAULT_CONFIG, model, threshold, language).clean(
         html, source, url).render(output)
 
 
 @lru_cache(maxsize=4)
-def _cleaner(config: str | Path, model: str | Path | None, threshold: float | None) -> Cleaner:
+def _cleaner(config: str | Path, model: str | Path | None, threshold: float | None,
+             language: str | None = None) -> Cleaner:
     """Loading takes longer than cleaning a page: a loop over `extract`
     must not pay it for every page."""
-    return Cleaner(config, model, threshold)
+    return Cleaner(config, model, threshold, language)

@@ -52,7 +52,7 @@ def clean_main(args: argparse.Namespace) -> int:
     config = named if resolve(named).parent == CONFIG_DIR else _absolute(named)
     settings = workers.Settings(config, _absolute(args.model),
                                 args.threshold, int(args.max_size * 1_000_000), args.overwrite,
-                                args.timeout or None)
+                                args.timeout or None, args.language)
     try:
         # Built here first so that a bad config or model is one clear error
         # before any work; one process (and forked workers) use this one.
@@ -63,8 +63,11 @@ def clean_main(args: argparse.Namespace) -> int:
     except VictorError as e:
         return fail(str(e), args.debug)
 
-    bar = Progress(sys.stderr) if sys.stderr.isatty() else None
-    shared_terminal = bar is not None and sys.stdout.isatty()
+    # A failure is shown as it happens where more is to come: a single page's
+    # is in the summary a moment later.
+    bar = None if args.quiet else Progress(sys.stderr, sys.stderr.isatty(),
+                                           len(jobs) > 1 or any(job.warc for job in jobs))
+    shared_terminal = bar is not None and bar.drawn and sys.stdout.isatty()
 
     def write(text: str) -> None:
         if shared_terminal:
@@ -92,7 +95,8 @@ def clean_main(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.clear()
-    if report.failed or report.interrupted or len(jobs) > 1 or args.output or report.not_html:
+    if (report.failed or report.interrupted or len(jobs) > 1 or args.output or report.not_html
+            or report.other_language):
         print(report.summary(), file=sys.stderr)
     if report.interrupted:
         return INTERRUPTED
@@ -100,17 +104,29 @@ def clean_main(args: argparse.Namespace) -> int:
 
 
 class Progress:
-    """One line on the terminal's standard error, redrawn at most five
-    times a second: pages done, their rate, failures, and the time left
-    when the input's size is known."""
+    """A failed page in one line as soon as it is known (a long batch
+    listed them only at its end), and, when `drawn` (standard error is a
+    terminal), one line redrawn at most five times a second: pages done,
+    their rate, failures, and the time left when the input's size is known."""
 
-    def __init__(self, stream: TextIO):
+    def __init__(self, stream: TextIO, drawn: bool = True, failures: bool = True):
         self.stream = stream
+        self.drawn = drawn
+        self.live_failures = failures
         self.start = time.monotonic()
         self.last = 0.0
         self.shown = False
+        self.failures = 0  # reported so far
 
     def update(self, report: batch.Report, fraction: float | None) -> None:
+        if self.live_failures and len(report.failed) > self.failures:
+            self.clear()
+            for source, why in report.failed[self.failures:]:
+                self.stream.write(f"failed: {source}: {why}\n")
+            self.failures = len(report.failed)
+            self.stream.flush()
+        if not self.drawn:
+            return
         now = time.monotonic()
         if now - self.last < 0.2:
             return
@@ -260,6 +276,9 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--threshold", type=float,
                     help="keep content blocks only if their (calibrated) content probability, "
                          "between 0 and 1, is at least this; it only takes blocks away")
+    ap.add_argument("--language", metavar="CODES",
+                    help="keep only pages whose cleaned text is in one of these languages "
+                         "(ISO 639 codes, as en or en,de); the others are skipped, not failed")
     ap.add_argument("--overwrite", action="store_true",
                     help="replace outputs that exist already (never an input)")
     ap.add_argument("--max-size", type=float, default=50, help="largest page in MB (default 50)")
@@ -272,6 +291,8 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
     engine.add_argument("--dask", metavar="ADDRESS",
                         help="run on a Dask cluster (the 'dask' extra): a scheduler address, "
                              "or local:N for N worker processes on this machine")
+    ap.add_argument("-q", "--quiet", action="store_true",
+                    help="no progress bar and no failure until the summary at the end")
     ap.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
@@ -311,6 +332,13 @@ def _learn_arguments(ap: argparse.ArgumentParser) -> None:
 
 def _annotate_arguments(ap: argparse.ArgumentParser) -> None:
     from victor.annotation import EXPORTS
+    from victor.guide import guide
+
+    # The guide in docs/annotate.md is not installed with the package: what
+    # a person needs to start is here, and on ? in the tool.
+    ap.formatter_class = argparse.RawDescriptionHelpFormatter
+    ap.epilog = (guide() + "\nThe full guide: docs/annotate.md in Victor's source; the .anno "
+                 "format: docs/annotation.md.")
 
     ap.add_argument("files", nargs="*",
                     help="PAGE.html PAGE.anno (interactive); the page (--from-gold); the folder of "

@@ -15,15 +15,30 @@ class VictorError(Exception):
     """A problem with the user's input, config, model or output location."""
 
 
+class OtherLanguage(VictorError):
+    """A page whose text is in none of the languages asked for
+    (`--language`, `language=`): skipped, which is not a failure."""
+
+
+# The words for a page with nothing to clean, the same from the command and
+# the API. An empty page is most likely a failed download: reported, so that
+# it is noticed and a rerun tries it again.
+EMPTY_PAGE = "empty page, nothing to clean"
+NO_TEXT = "no text on the page (only markup, scripts or whitespace), nothing to clean"
+
+
 def import_extra(module: str, extra: str, purpose: str) -> ModuleType:
     """A module of an optional part (pyproject.toml's extras): a missing
     one is a one-line error naming the extra that brings it, not an
-    ImportError traceback."""
+    ImportError traceback. The command given is the one that works: no
+    package is published under Victor's name, so `pip install
+    'victor-cleaner[warc]'` finds nothing."""
     try:
         return importlib.import_module(module)
     except ImportError:
         raise VictorError(f"{purpose} needs {module.split('.')[0]}, which is not installed: "
-                          f"pip install 'victor-cleaner[{extra}]'") from None
+                          f"install Victor's {extra!r} extra (pip install '.[{extra}]' in "
+                          "Victor's clone)") from None
 
 
 def read_utf8(path, what: str = "file") -> str:

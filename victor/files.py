@@ -63,6 +63,11 @@ def make_folder(folder: str) -> None:
             fs.makedirs(path, exist_ok=True)
         else:
             os.makedirs(folder, exist_ok=True)
+            # A folder that exists but takes no file (permissions, a read-only
+            # disk) was found out only after every page had been cleaned.
+            fd, probe = hidden_temporary(Path(folder) / "victor-probe")
+            os.close(fd)
+            probe.unlink()
     except OSError as e:
         raise VictorError(f"{folder}: cannot write output there ({e.strerror or e}); "
                           "choose another folder with -o")

@@ -16,11 +16,15 @@ from pathlib import Path
 from typing import IO, Iterable, Iterator
 
 from victor import crawl
-from victor.errors import VictorError
+from victor.errors import EMPTY_PAGE, VictorError
 from victor.files import filesystem, is_url, join
 from victor.output import DEFAULT_FORMAT, FORMATS
 
-PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml", ".php", ".asp", ".aspx", ".txt")
+# What a folder is walked for. Not .txt: beside saved pages it is most often
+# gold text or Victor's own output, and cleaning it as a page would clash
+# with the page's output. A file named on the command line is cleaned
+# whatever its suffix.
+PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml", ".php", ".asp", ".aspx")
 # A page saved gzip-compressed (NAME.html.gz) is read as the page itself:
 # collections of pages are kept that way (data/wcxb).
 GZIP_SUFFIX = ".gz"
@@ -67,7 +71,9 @@ def discover(inputs: Iterable[str]) -> Iterator[str]:
                         found = True
                         yield str(Path(root) / name)
             if not found:
-                raise VictorError(f"no pages or WARC files found in {item}")
+                raise VictorError(f"no pages or WARC files found in {item} (a folder is "
+                                  f"walked for {' '.join(PAGE_SUFFIXES)}, their .gz forms "
+                                  "and .warc[.gz]); name other files one by one")
         else:
             yield item
 
@@ -152,7 +158,7 @@ def read_input(source: str, max_bytes: int | None = None, path: str | None = Non
                                   if isinstance(e, OSError) and e.strerror
                                   else f"{source}: damaged gzip data ({e})")
     if not data:  # a failed download, most likely: reported, so that it is noticed
-        raise VictorError(f"{source}: empty file, nothing to clean")
+        raise VictorError(f"{source}: {EMPTY_PAGE}")
     if max_bytes is not None:
         check_size(source, len(data), max_bytes)
     return data

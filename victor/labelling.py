@@ -97,6 +97,8 @@ class Session:
     labelling: Labelling
     message: str = ""
     confirming_quit: bool = False
+    helping: bool = False  # the guide (victor/guide.py) is shown in place of the blocks
+    saves: int = 0  # made this run, for the line printed on quitting
 
     def save(self) -> bool:
         """Saving is the only moment a file is written, and it goes through
@@ -111,8 +113,23 @@ class Session:
             self.message = f"not saved: {e}"
             return False
         self.labelling.mark_saved()
+        self.saves += 1
         self.message = f"saved {self.anno_path}"
         return True
+
+
+def farewell(session: Session) -> str:
+    """The line left on the terminal once the full screen is gone: what
+    became of the person's work, which the screen no longer shows."""
+    lab = session.labelling
+    left = lab.counts[UNLABELLED]
+    state = f"{len(lab.labels) - left} of {len(lab.labels)} blocks labelled"
+    if lab.dirty:
+        return (f"quit without saving: the labels since the last save are lost; "
+                f"{session.anno_path} {'kept as it was' if session.anno_path.exists() else 'not written'}")
+    if session.saves:
+        return f"saved {session.anno_path}: {state}" + (f", {left} to go" if left else "")
+    return f"nothing changed: {session.anno_path} {'as it was' if session.anno_path.exists() else 'not written'}"
 
 
 def open_session(config: Config, page_path: Path, anno_path: Path,

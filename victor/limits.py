@@ -35,11 +35,12 @@ RAW_TEXT = "script|style|textarea|title|xmp|iframe|noembed|noframes|noscript"
 # One token a match, so that the scanning runs in the regex engine and Python
 # sees only the tags: a comment (to -->, or to the end of the page); a
 # raw-text element's start tag with its text, up to its own closing tag
-# (then read as a tag) or the end of the page; or any other tag, which runs
-# to the next >, whatever is in between.
+# (then read as a tag; `</titlevalue` is none, as in HTML5) or the end of
+# the page; or any other tag, which runs to the next >, whatever is in
+# between.
 TOKEN = re.compile(
     r"<!--[^-]*(?:-(?!->)[^-]*)*(?:-->)?"
-    rf"|<(?P<raw>{RAW_TEXT})(?=[\s/>])[^>]*>[^<]*(?:<(?!/(?P=raw))[^<]*)*"
+    rf"|<(?P<raw>{RAW_TEXT})(?=[\s/>])[^>]*>[^<]*(?:<(?!/(?P=raw)[\s/>])[^<]*)*"
     r"|<(?P<close>/?)(?P<name>[a-zA-Z][^\s/>]*)(?P<attrs>[^>]*)>", re.I)
 
 

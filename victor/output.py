@@ -110,14 +110,17 @@ def listing(texts: list[str], labels: list[str]) -> str:
     return "".join(f"{label}\t{text}\n" for text, label in zip(texts, labels))
 
 
-def jsonl_record(page, labels: list[str], content: list[float], fallback: bool = False) -> str:
+def jsonl_record(page, labels: list[str], content: list[float], fallback: bool = False,
+                 text_language: str = "") -> str:
     """One JSON line a page: what a corpus builder stores, with what the
     page declares about itself (victor/metadata.py). `recovered` says what
     was done to find the page's text (an unclosed element read past, text
     taken from noscript or the description: page.read_page), and
     `fallback` says that the CRF kept no block and
     the text is the page's most probable content (decoding.floor): a corpus
-    builder may want to weigh or drop such pages."""
+    builder may want to weigh or drop such pages. `text_language` is the
+    language of the cleaned text as identified (victor/language.py), beside
+    the `language` the page declares."""
     import json
 
     record = {
@@ -126,6 +129,7 @@ def jsonl_record(page, labels: list[str], content: list[float], fallback: bool =
         "title": page.title,
         "canonical_url": page.meta.url,
         **page.meta.fields(),
+        "text_language": text_language,
         "recovered": list(page.recovered),
         "fallback": fallback,
         "text": plain_text([b.text for b in page.blocks], labels).strip(),

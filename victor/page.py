@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import reprlib
+from dataclasses import dataclass, fields
 
 from victor.blocks import Block, split_blocks
 from victor.config import Config
 from victor.metadata import PageMeta, read_meta
 from victor.preclean import preclean
-from victor.tidy import Element, parse
+from victor.tidy import Element, FlatTree, flatten, parse, unflatten
 
 
 @dataclass(slots=True)
@@ -22,6 +23,30 @@ class Page:
     # What was done to find the page's text: unclosed elements tidy closed
     # (Document.recovered), text taken from noscript or the description.
     recovered: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        """One line with the number of blocks, not the blocks: each holds
+        its part of the page's tree, and showing them all hung a REPL."""
+        return (f"Page(source={reprlib.repr(self.source)}, url={reprlib.repr(self.url)}, "
+                f"title={reprlib.repr(self.title)}, encoding={self.encoding!r}, "
+                f"{len(self.blocks)} blocks, recovered={self.recovered!r})")
+
+    def __reduce__(self) -> tuple:
+        """A page pickles (with a Result, from a worker process) with its
+        blocks' tree flattened: pickle's own recursion fails on a page
+        nested a few hundred elements deep. Each block's containers become
+        indices into the flat tree."""
+        tree, index = flatten([b.containers[0] for b in self.blocks if b.containers])
+        blocks = [{**{f.name: getattr(b, f.name) for f in fields(b)},
+                   "containers": [index[id(c)] for c in b.containers]} for b in self.blocks]
+        rest = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "blocks"}
+        return _unpickle_page, (rest, tree, blocks)
+
+
+def _unpickle_page(rest: dict, tree: FlatTree, blocks: list[dict]) -> Page:
+    elements = unflatten(tree)
+    return Page(**rest, blocks=[Block(**{**b, "containers": tuple(elements[i] for i in b["containers"])})
+                                for b in blocks])
 
 
 def read_page(data: bytes | str, config: Config, source: str = "-",

@@ -35,6 +35,38 @@ class Element:
     children: list[Node] = field(default_factory=list)
 
 
+# A tree as a flat list, for pickling: each element's tag, attributes and
+# children, an element child given by its index in the list.
+FlatTree = list[tuple[str, dict[str, str], list[Union[str, int]]]]
+
+
+def flatten(roots: list[Element]) -> tuple[FlatTree, dict[int, int]]:
+    """The trees under `roots` as a flat list, and each element's index in
+    it (by id). Pickle walks a tree by recursion, which a page nested a few
+    hundred elements deep (as deep as victor/limits.py lets it) exceeds."""
+    index: dict[int, int] = {}
+    order: list[Element] = []
+    stack = list(reversed(roots))
+    while stack:
+        element = stack.pop()
+        if id(element) in index:
+            continue
+        index[id(element)] = len(order)
+        order.append(element)
+        stack.extend(c for c in reversed(element.children) if isinstance(c, Element))
+    flat = [(e.tag, e.attrs, [c if isinstance(c, str) else index[id(c)] for c in e.children])
+            for e in order]
+    return flat, index
+
+
+def unflatten(flat: FlatTree) -> list[Element]:
+    """The elements of a flattened tree, in its order, linked again."""
+    elements = [Element(tag, attrs, []) for tag, attrs, _ in flat]
+    for element, (_, _, children) in zip(elements, flat):
+        element.children = [c if isinstance(c, str) else elements[c] for c in children]
+    return elements
+
+
 @dataclass(slots=True)
 class Document:
     root: Element

@@ -18,7 +18,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.layout import HSplit, Layout, Window
+from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl, UIContent, UIControl
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
@@ -27,7 +27,8 @@ from prompt_toolkit.utils import get_cwidth
 from victor.annotation import UNLABELLED
 from victor.config import Config
 from victor.errors import VictorError
-from victor.labelling import Session, open_session
+from victor.guide import KEYS, guide
+from victor.labelling import Session, farewell, open_session
 from victor.labels import LABELS, NAMES
 
 # How many lines a block other than the current one may take: enough to
@@ -172,10 +173,14 @@ class BlockList(UIControl):
         return max(1, last - first)
 
 
-def status_line(session: Session) -> StyleAndTextTuples:
+def status_line(session: Session) -> list[StyleAndTextTuples]:
+    """The status as entries that `flow` lays out: a message alone, or
+    where the person is, the counts, and where the block sits."""
     lab = session.labelling
     if session.message:
-        return [("class:message", f" {session.message} ")]
+        return [[("class:message", f" {session.message} ")]]
+    if session.helping:
+        return [[("class:status", " help: any key goes back to the page ")]]
     counts = "  ".join(f"{k} {lab.counts[k]}" for k in LABELS)
     block = session.page.blocks[lab.cursor]
     # Where the block sits and the tags just before it: what tells a new
@@ -183,42 +188,50 @@ def status_line(session: Session) -> StyleAndTextTuples:
     where = " > ".join(block.tags[-4:]) or "body"
     after = " ".join(f"<{t}>" for t in block.splits[-4:])
     modified = "  [modified]" if lab.dirty else ""
-    return [("class:status", f" block {lab.cursor + 1} of {len(lab.labels)}   {counts}  "
-             f"unlabelled {lab.counts[UNLABELLED]}{modified}   in {where}  after {after or 'text'} ")]
+    return [[("class:status", f" {part} ")] for part in (
+        f"block {lab.cursor + 1} of {len(lab.labels)} ",
+        f"{counts}  unlabelled {lab.counts[UNLABELLED]}{modified} ",
+        f"in {where}  after {after or 'text'}")]
 
 
-class KeyBar(UIControl):
-    """Every key the tool takes, as Victor's bottom bar listed them: labels
-    on the first line, then moving and the file. Entries flow onto more
-    lines in a narrow terminal rather than being cut off or split."""
+def flow(rows: list[list[StyleAndTextTuples]], width: int) -> list[StyleAndTextTuples]:
+    """Each row's entries on as few lines of `width` cells as hold each
+    entry whole: a narrow terminal gets more lines, never a cut entry."""
+    out: list[StyleAndTextTuples] = []
+    for row in rows:
+        line: StyleAndTextTuples = []
+        used = 0
+        for entry in row:
+            cells = sum(get_cwidth(text) for _, text in entry)
+            if line and used + cells > width:
+                out.append(line)
+                line, used = [], 0
+            line = line + entry
+            used += cells
+        out.append(line)
+    return out
 
-    ROWS = ([(k, NAMES[k]) for k in LABELS],
-            # Up and Down work as j and k; 80 columns hold the line.
-            [("j/k", "block"), ("PgUp/PgDn", "page"), ("g/G", "top/end"), ("n", "unlabelled"),
-             ("u", "undo"), ("s", "save"), ("q", "quit")])
 
-    def lines(self, width: int) -> list[StyleAndTextTuples]:
-        out: list[StyleAndTextTuples] = []
-        for row in self.ROWS:
-            line: StyleAndTextTuples = []
-            used = 0
-            for key, name in row:
-                cells = len(key) + len(name) + 3
-                if line and used + cells > width:
-                    out.append(line)
-                    line, used = [], 0
-                line += [("class:bar.key", f" {key}"), ("class:bar", f" {name} ")]
-                used += cells
-            out.append(line)
-        return out
+class Flowed(UIControl):
+    """A bar of entries that flows onto more lines where they do not fit
+    (the status line, cut at 100 columns before, and the key bar)."""
+
+    def __init__(self, rows: Callable[[], list[list[StyleAndTextTuples]]]) -> None:
+        self.rows = rows
 
     def preferred_height(self, width: int, max_available_height: int, wrap_lines: bool,
                          get_line_prefix: object) -> int:
-        return len(self.lines(width))
+        return len(flow(self.rows(), width))
 
     def create_content(self, width: int, height: int) -> UIContent:
-        lines = self.lines(width)
+        lines = flow(self.rows(), width)
         return UIContent(get_line=lines.__getitem__, line_count=len(lines), show_cursor=False)
+
+
+# Every key the tool takes, as Victor's bottom bar listed them: labels on
+# the first line, then moving and the file (Up and Down work as j and k).
+KEY_ROWS = ([[("class:bar.key", f" {k}"), ("class:bar", f" {NAMES[k]} ")] for k in LABELS],
+            [[("class:bar.key", f" {key}"), ("class:bar", f" {name} ")] for key, name, _ in KEYS])
 
 
 def application(session: Session, input: Input | None = None,
@@ -226,9 +239,10 @@ def application(session: Session, input: Input | None = None,
     lab = session.labelling
     blocks = BlockList(session)
     confirming = Condition(lambda: session.confirming_quit)
+    helping = Condition(lambda: session.helping)
     keys = KeyBindings()
 
-    def bind(*names: str, filter=~confirming) -> Callable:
+    def bind(*names: str, filter=~confirming & ~helping) -> Callable:
         """Each key first clears the last message: it answered the key
         before and would mislead after this one."""
         def register(action: Callable[[object], None]) -> Callable[[object], None]:
@@ -280,6 +294,14 @@ def application(session: Session, input: Input | None = None,
         # Short enough for 80 columns: the answer must be readable in full.
         session.message = "unsaved labels: q quit without saving, s save and quit, other keys go back"
 
+    @bind("?")
+    def _(event) -> None:
+        session.helping = True
+
+    @bind("<any>", filter=helping)
+    def _(event) -> None:
+        session.helping = False
+
     # While asking, the last binding added for a key wins: any key goes
     # back, except the two answers.
     @bind("<any>", filter=confirming)
@@ -299,9 +321,14 @@ def application(session: Session, input: Input | None = None,
     title = f" {session.page.source} -> {session.anno_path}   {session.page.url}"
     body = HSplit([
         Window(FormattedTextControl([("class:title", title)]), height=1, style="class:title"),
-        Window(blocks, always_hide_cursor=True),
-        Window(FormattedTextControl(lambda: status_line(session)), height=1, style="class:status"),
-        Window(KeyBar(), style="class:bar", dont_extend_height=True),
+        ConditionalContainer(Window(blocks, always_hide_cursor=True), filter=~helping),
+        ConditionalContainer(Window(FormattedTextControl(guide()), wrap_lines=True,
+                                    always_hide_cursor=True), filter=helping),
+        # Flowed rather than cut: at 100 columns the tags before a block,
+        # what tells p from c, fell off the end.
+        Window(Flowed(lambda: [status_line(session)]), style="class:status",
+               dont_extend_height=True),
+        Window(Flowed(lambda: list(KEY_ROWS)), style="class:bar", dont_extend_height=True),
     ])
     return Application(layout=Layout(body), key_bindings=keys,
                        style=STYLE, full_screen=True, input=input, output=output)
@@ -315,4 +342,6 @@ def run(config: Config, page_path: str | Path, anno_path: str | Path,
     if input is None and not sys.stdin.isatty():
         raise VictorError("annotate: standard input is not a terminal; the annotation tool is interactive")
     session = open_session(config, Path(page_path), Path(anno_path), prefill)
-    return application(session, input, output).run()
+    status = application(session, input, output).run()
+    print(farewell(session))
+    return status

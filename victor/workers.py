@@ -15,7 +15,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from victor.errors import VictorError
+from victor.errors import OtherLanguage, VictorError
 from victor.files import write_atomic
 from victor.inputs import check_size, read_input
 from victor.limits import DEFAULT_TIMEOUT, time_limit
@@ -34,6 +34,7 @@ class Settings:
     max_bytes: int = 50_000_000
     overwrite: bool = False
     timeout: float | None = DEFAULT_TIMEOUT  # seconds a page may take; None: no limit
+    languages: str | None = None  # "en,de": pages in other languages are skipped
 
 
 @dataclass(slots=True)
@@ -48,11 +49,15 @@ class Item:
     path: str | None = None  # where to read it, if not at `source`
     url: str = ""
     encoding: str | None = None
+    # A WARC record: one without text still gets its line (empty text), so
+    # that the record is accounted for; a page file without text fails.
+    record: bool = False
 
 
-# (text, error): the rendered page unless it was written to its output,
-# or why the page failed.
-Outcome = tuple[str | None, str | None]
+# (text, error, skipped): the rendered page unless it was written to its
+# output, or why the page failed, or whether it was skipped (its text in
+# none of the languages asked for).
+Outcome = tuple[str | None, str | None, bool]
 
 _worker = threading.local()
 
@@ -62,7 +67,7 @@ def worker_cleaner(settings: Settings) -> Cleaner:
     process (pool or Dask) loads the model once and keeps it for every chunk
     it is sent; keeping it per thread as well means a Dask worker running
     several threads never shares one model's caches between them."""
-    key = (settings.config, settings.model, settings.threshold)
+    key = (settings.config, settings.model, settings.threshold, settings.languages)
     cached = getattr(_worker, "cleaner", None)
     if cached is None or cached[0] != key:
         from victor.cleaner import Cleaner
@@ -84,15 +89,22 @@ def clean_item(cleaner: Cleaner, item: Item, max_bytes: int,
             check_size(item.source, len(item.data), max_bytes)
             data = item.data
         with time_limit(timeout, item.source):
-            text = cleaner.clean(data, item.source, item.url, item.encoding).render(item.fmt)
+            if item.record:
+                result = cleaner.label(cleaner.read(data, item.source, item.url, item.encoding))
+                cleaner.check_language(result, item.source)
+            else:
+                result = cleaner.clean(data, item.source, item.url, item.encoding)
+            text = result.render(item.fmt)
         if item.output is None:
-            return text, None
+            return text, None, False
         write_atomic(item.output, text)
-        return None, None
+        return None, None, False
+    except OtherLanguage:
+        return None, None, True
     except VictorError as e:
-        return None, str(e).removeprefix(f"{item.source}: ")
+        return None, str(e).removeprefix(f"{item.source}: "), False
     except Exception as e:
-        return None, f"internal error: {type(e).__name__}: {e}"
+        return None, f"internal error: {type(e).__name__}: {e}", False
 
 
 def clean_chunk(items: list[Item], settings: Settings) -> list[Outcome]:
