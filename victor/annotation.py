@@ -324,7 +324,8 @@ def export(annotation: Annotation, fmt: str) -> str:
     """The text an annotation keeps, as the cleaner would output it."""
     _check_finished(annotation, f"the annotation of {annotation.source}")
     if fmt == "cleaneval":
-        return output.cleaneval(annotation.url, annotation.texts, annotation.labels)
+        return output.cleaneval(annotation.url, [(s.kind, s.text) for s in output.segments(
+            annotation.texts, annotation.labels)])
     if fmt == "text":
         return output.plain_text(annotation.texts, annotation.labels)
     raise VictorError(f"unknown export format {fmt!r}; choose one of {', '.join(EXPORTS)}")

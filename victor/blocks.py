@@ -14,7 +14,7 @@ import reprlib
 from dataclasses import dataclass
 
 from victor.text import collapse
-from victor.tidy import VOID, Element
+from victor.tidy import ASIDE, VOID, Element
 
 @dataclass(slots=True, eq=False)
 class Block:
@@ -27,6 +27,12 @@ class Block:
     # Serial number of the nearest enclosing div (td); -1 where there is none.
     div_group: int
     td_group: int
+    # Where the block's text stands in the tree, for the output stages that
+    # render the kept part of it (victor/output): the children
+    # `parent.children[start:stop]` of its innermost container (the body
+    # where it has none). The run may hold aside elements (`tidy.ASIDE`).
+    start: int = 0
+    stop: int = 0
 
     @property
     def tags(self) -> tuple[str, ...]:
@@ -43,10 +49,13 @@ class Block:
 
 def split_blocks(body: Element) -> list[Block]:
     """Blocks in document order. Whitespace-only text makes no block, but
-    the tags around it still count as passed."""
+    the tags around it still count as passed. Aside elements (formulas kept
+    for the output) are passed over as if absent: the text on either side
+    of one is one block, as it was when they were deleted."""
     blocks: list[Block] = []
     splits: list[str] = []
     pending: list[str] = []  # text nodes not yet separated by a tag
+    run = [0, 0]  # where the pending text stands among its parent's children
     path: list[Element] = []
     divs: list[int] = [-1]
     tds: list[int] = [-1]
@@ -56,24 +65,31 @@ def split_blocks(body: Element) -> list[Block]:
         text = collapse("".join(pending))
         pending.clear()
         if text:
-            blocks.append(Block(len(blocks), text, tuple(path), tuple(splits), divs[-1], tds[-1]))
+            blocks.append(Block(len(blocks), text, tuple(path), tuple(splits), divs[-1], tds[-1],
+                                run[0], run[1]))
             splits.clear()
 
-    # The walk: an iterator over the children of each element on the path,
-    # the innermost last.
-    stack = [iter(body.children)]
+    # The walk: for each element on the path, an iterator over its numbered
+    # children, the innermost last.
+    stack = [enumerate(body.children)]
     while stack:
-        for child in stack[-1]:
+        for i, child in stack[-1]:
             if isinstance(child, str):
                 # Whitespace that starts a run of text is dropped by
                 # collapse anyway; most of it (the indentation between tags)
                 # then never has to be flushed.
-                if pending or not child.isspace():
+                if pending:
                     pending.append(child)
+                    run[1] = i + 1
+                elif not child.isspace():
+                    pending.append(child)
+                    run[0], run[1] = i, i + 1
+                continue
+            tag = child.tag
+            if tag in ASIDE:
                 continue
             if pending:
                 flush()
-            tag = child.tag
             splits.append(tag)
             if tag == "div":
                 div_count += 1
@@ -82,7 +98,7 @@ def split_blocks(body: Element) -> list[Block]:
                 td_count += 1
                 tds.append(td_count)
             path.append(child)
-            stack.append(iter(child.children))
+            stack.append(enumerate(child.children))
             break
         else:  # the innermost element has ended
             stack.pop()

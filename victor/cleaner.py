@@ -29,6 +29,7 @@ from victor.errors import EMPTY_PAGE, NO_TEXT, OtherLanguage, VictorError
 from victor.language import identify, parse_languages
 from victor.labels import CONTENT, LABELS
 from victor.page import Page, read_page
+from victor.tidy import Element
 
 if TYPE_CHECKING:  # imported when a config's perplexity extra is on
     from victor.perplexity import PerplexityModel
@@ -79,20 +80,34 @@ class Result:
         and what the outputs read of it, each block's marginals and content
         probability, travels instead. An unpickled result's `model` is None."""
         self.marginals, self.content  # computed now, while the model is here
-        return {**self.__dict__, "model": None}
+        state = {**self.__dict__, "model": None}
+        state.pop("tree", None)  # made again from the page, whose tree pickles flat
+        return state
 
     @property
     def texts(self) -> list[str]:
         return [b.text for b in self.page.blocks]
 
+    @cached_property
+    def tree(self) -> Element:
+        """The kept part of the page's tree (victor/output/tree.py), which
+        the text, markdown, html and cleaneval formats are rendered from."""
+        page = self.page
+        return output.kept_tree(page.body or Element("body"), page.blocks, self.labels,
+                                page.base_url)
+
     def cleaneval(self) -> str:
-        return output.cleaneval(self.page.url, self.texts, self.labels)
+        return output.cleaneval(self.page.url, output.cleaneval_segments(self.tree))
 
     def text(self) -> str:
-        return output.plain_text(self.texts, self.labels)
+        return output.text(self.tree)
 
-    def markdown(self) -> str:
-        return output.markdown(self.page, self.labels)
+    def markdown(self, options: output.Rendering = output.Rendering()) -> str:
+        return output.markdown(self.tree, options)
+
+    def html(self, options: output.Rendering = output.Rendering()) -> str:
+        page = self.page
+        return output.html_document(self.tree, page.title, page.meta.language, options)
 
     def victor(self) -> str:
         return output.listing(self.texts, self.labels)
@@ -105,20 +120,23 @@ class Result:
         return identify(self.text())
 
     def jsonl(self) -> str:
-        return output.jsonl_record(self.page, self.labels, self.content, self.fallback,
-                                   self.language)
+        return output.jsonl_record(self.page, self.labels, self.content, self.text(),
+                                   self.fallback, self.language)
 
-    def html(self) -> str:
-        return output.html_report(self.page, self.labels, self.marginals)
+    def report(self) -> str:
+        return output.report(self.page, self.labels, self.marginals)
 
     def table(self) -> str:
         return features.table(self.page, self.features)
 
-    def render(self, fmt: str) -> str:
-        """The output named by `victor clean --format` (output.FORMATS)."""
+    def render(self, fmt: str, options: output.Rendering = output.Rendering()) -> str:
+        """The output named by `victor clean --format` (output.FORMATS);
+        `options` leave links, images or tables out of markdown and html."""
         if fmt not in output.FORMATS:
             raise VictorError(f"unknown output format {fmt!r}; choose one of "
                               f"{', '.join(output.FORMATS)}")
+        if fmt in ("markdown", "html"):
+            return getattr(self, fmt)(options)
         return getattr(self, fmt)()
 
 
@@ -216,6 +234,9 @@ class Cleaner:
         result = Result(page, labels, columns, scores, self.model)
         result.labels, result.fallback = decoding.decode(
             labels, result.marginals, self.config.keep_above, self.config.floor_share)
+        result.labels = decoding.whole_units(page, result.labels,
+                                             content_probabilities(result.marginals),
+                                             self.config.unit_share)
         if self.threshold is not None:
             result.labels = decoding.above_threshold(result.labels, result.content,
                                                      self.threshold)

@@ -66,6 +66,10 @@ class Config:
     # victor.decoding.floor: on a page the path keeps nothing of, the blocks
     # with at least this share of the page's highest content probability.
     floor_share: float = 0.0
+    # victor.decoding.whole_units: a code block or data table is kept whole
+    # when its blocks' word-weighted content probability reaches this, else
+    # dropped whole; None: each block as decoded.
+    unit_share: float | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
@@ -84,6 +88,7 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "perplexity-model": ((str, type(None)), "a language model path or null"),
     "keep-above": ((int, float, type(None)), "a probability between 0 and 1, or null"),
     "floor-share": ((int, float), "a share between 0 and 1"),
+    "unit-share": ((int, float, type(None)), "a probability between 0 and 1, or null"),
 }
 _REQUIRED = ("tag-delete", "crf-features")
 
@@ -160,6 +165,9 @@ def load_config(name_or_path: str | Path) -> Config:
     floor_share = raw.get("floor-share", 0.0)
     if isinstance(floor_share, bool) or not 0 <= floor_share <= 1:
         raise bad("floor-share", "must be a share between 0 and 1")
+    unit_share = raw.get("unit-share")
+    if isinstance(unit_share, bool) or (unit_share is not None and not 0 <= unit_share <= 1):
+        raise bad("unit-share", "must be a probability between 0 and 1, or null")
     crf = dict(raw.get("crf", {}))
     check_params(crf, f"{path}: key 'crf'")
     for i, f in enumerate(raw["crf-features"]):
@@ -194,6 +202,7 @@ def load_config(name_or_path: str | Path) -> Config:
         perplexity_model=_locate(lm, path, MODEL_DIR, "") if lm else None,
         keep_above=None if keep_above is None else float(keep_above),
         floor_share=float(floor_share),
+        unit_share=None if unit_share is None else float(unit_share),
         raw=raw,
     )
 

@@ -14,6 +14,9 @@ model had not seen (docs/general.md, "Decoding"):
   specifications, the items of a collection.
 - `floor`: when the path keeps no block at all, the page's most probable
   blocks are kept, so that a page with text never comes out empty.
+
+Then `whole_units`: a code block and a data table are kept or dropped as
+one, never a table's header without its rows or half of a listing.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Mapping, Sequence
 
 from victor.calibration import content_probabilities
 from victor.labels import OTHER
+from victor.layout import is_data_table
 
 # The floor (see `floor`): when the CRF labels no block of a page as
 # content, the blocks whose content probability reaches a share of the
@@ -108,3 +112,44 @@ def above_threshold(labels: Sequence[str], content: Sequence[float],
     takes away, and it may empty a page on purpose; on the calibrated scale
     because that is the one a user reads in the jsonl output."""
     return [lab if lab == OTHER or p >= threshold else OTHER for lab, p in zip(labels, content)]
+
+
+def units(blocks) -> list[list[int]]:
+    """The blocks of each code block (`<pre>`) and data table of a page,
+    by the outermost such element they sit in."""
+    grouped: dict[int, list[int]] = {}
+    tables: dict[int, bool] = {}
+    for b in blocks:
+        for c in b.containers:
+            if c.tag == "table":
+                data = tables.get(id(c))
+                if data is None:
+                    data = tables[id(c)] = is_data_table(c)
+                if not data:
+                    continue
+            elif c.tag != "pre":
+                continue
+            grouped.setdefault(id(c), []).append(b.id)
+            break
+    return list(grouped.values())
+
+
+def whole_units(page, labels: Sequence[str], content: Sequence[float],
+                share: float | None) -> list[str]:
+    """Each unit (`units`) kept whole, its dropped blocks as paragraphs,
+    when its blocks' content probability weighted by their words reaches
+    `share`, else dropped whole. The probability is the CRF's own, as for
+    `keep-above`; None leaves the labels as they are."""
+    out = list(labels)
+    if share is None:
+        return out
+    for unit in units(page.blocks):
+        weights = [len(page.blocks[i].text.split()) for i in unit]
+        mean = sum(w * content[i] for w, i in zip(weights, unit)) / max(sum(weights), 1)
+        keep = mean >= share
+        for i in unit:
+            if keep and out[i] == OTHER:
+                out[i] = "p"
+            elif not keep:
+                out[i] = OTHER
+    return out

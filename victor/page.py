@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reprlib
 from dataclasses import dataclass, fields
+from urllib.parse import urljoin
 
 from victor.blocks import Block, split_blocks
 from victor.config import Config
@@ -23,6 +24,19 @@ class Page:
     # What was done to find the page's text: unclosed elements tidy closed
     # (Document.recovered), text taken from noscript or the description.
     recovered: tuple[str, ...] = ()
+    # The cleaned tree the blocks were split from (each block knows its place
+    # in it), which the output renders the kept part of; and the <base href>
+    # the page's relative links resolve against.
+    body: Element | None = None
+    base: str = ""
+
+    @property
+    def base_url(self) -> str:
+        """What relative links resolve against: the page's <base href>,
+        itself relative to the page's address (a crawl's, or the canonical
+        one it declares)."""
+        address = self.url if "://" in self.url else self.meta.url
+        return urljoin(address, self.base) if address else self.base
 
     def __repr__(self) -> str:
         """One line with the number of blocks, not the blocks: each holds
@@ -35,18 +49,21 @@ class Page:
         """A page pickles (with a Result, from a worker process) with its
         blocks' tree flattened: pickle's own recursion fails on a page
         nested a few hundred elements deep. Each block's containers become
-        indices into the flat tree."""
-        tree, index = flatten([b.containers[0] for b in self.blocks if b.containers])
+        indices into the flat tree, whose first element is the body."""
+        body = self.body or Element("body")
+        tree, index = flatten([body])
         blocks = [{**{f.name: getattr(b, f.name) for f in fields(b)},
                    "containers": [index[id(c)] for c in b.containers]} for b in self.blocks]
-        rest = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "blocks"}
+        rest = {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name not in ("blocks", "body")}
         return _unpickle_page, (rest, tree, blocks)
 
 
 def _unpickle_page(rest: dict, tree: FlatTree, blocks: list[dict]) -> Page:
     elements = unflatten(tree)
-    return Page(**rest, blocks=[Block(**{**b, "containers": tuple(elements[i] for i in b["containers"])})
-                                for b in blocks])
+    return Page(**rest, body=elements[0],
+                blocks=[Block(**{**b, "containers": tuple(elements[i] for i in b["containers"])})
+                        for b in blocks])
 
 
 def read_page(data: bytes | str, config: Config, source: str = "-",
@@ -72,7 +89,10 @@ def read_page(data: bytes | str, config: Config, source: str = "-",
         blocks = split_blocks(pre.body)
         if blocks:
             recovered.append("text only in <noscript>")
+    body = pre.body
     if not blocks and meta.description:
-        blocks = split_blocks(Element("body", {}, [Element("p", {}, [meta.description])]))
+        body = Element("body", {}, [Element("p", {}, [meta.description])])
+        blocks = split_blocks(body)
         recovered.append("text only in the description <meta>")
-    return Page(source, pre.url or url, pre.title, doc.encoding, blocks, meta, tuple(recovered))
+    return Page(source, pre.url or url, pre.title, doc.encoding, blocks, meta, tuple(recovered),
+                body, pre.base)

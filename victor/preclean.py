@@ -7,6 +7,11 @@ noise line by line (thesis 3.2); `<img alt>` text, which a reader sees
 where the image fails, becomes the image's text; CleanEval's
 `<text id=... title=...>` wrapper gives the page's address and title and
 is then removed, so that it never looks like a container.
+
+Formulas are the one thing deleted that the output still wants: a MathML
+`<math>` and a MathJax `<script type="math/tex">` become an aside element
+(`tidy.ASIDE`) holding the formula's TeX, which the blocks stage passes
+over as if it were gone, so that the CRF sees what it always saw.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from victor.metadata import TAGS as METADATA_TAGS
-from victor.tidy import Element, Node
+from victor.tidy import FORMULA, Element, Node
 
 
 @dataclass(slots=True)
@@ -25,6 +30,7 @@ class Precleaned:
     # The elements victor/metadata.py reads, taken from this walk before
     # they are deleted: the head's in document order, then the body's.
     declared: list[Element]
+    base: str = ""  # the head's <base href>, which relative links resolve against
 
 
 def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
@@ -33,7 +39,7 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
     The `<head>` is dropped as a whole: its text (the title) is metadata,
     not page content. The tree is changed in place.
     """
-    url = title = ""
+    url = title = base = ""
     declared: list[Element] = []
     body = next((c for c in root.children if isinstance(c, Element) and c.tag == "body"), None)
     if body is None:
@@ -42,6 +48,7 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
     for c in root.children:
         if isinstance(c, Element) and c.tag == "head":
             title = _text_of(c, "title")
+            base = base or _base_of(c)
             _collect(c, declared)
     stack = [body]
     while stack:
@@ -62,6 +69,9 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
                 if tag in METADATA_TAGS:
                     declared.append(child)
                 if tag in tag_delete:
+                    formula = _formula(child)
+                    if formula is not None:
+                        kept.append(formula)
                     continue
                 if tag == "text" and "id" in child.attrs:
                     if not url:
@@ -78,7 +88,58 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
             else:
                 runs.pop()
         el.children = kept
-    return Precleaned(body, url, title, declared)
+    return Precleaned(body, url, title, declared, base)
+
+
+def _formula(el: Element) -> Element | None:
+    """The aside a deleted formula leaves: its TeX where the page carries
+    it (a MathML annotation of TeX, `alttext`, a MathJax script), else its
+    text; `display` says whether it stands on a line of its own. None for
+    what is no formula."""
+    if el.tag == "math":
+        tex = el.attrs.get("alttext", "").strip()
+        if not tex:
+            tex = next((_all_text(a).strip() for a in _elements(el, "annotation")
+                        if "tex" in a.attrs.get("encoding", "").lower()), "")
+        text = tex or " ".join(_all_text(el).split())
+        display = el.attrs.get("display", "") == "block" or el.attrs.get("mode", "") == "display"
+    elif el.tag == "script" and el.attrs.get("type", "").lower().startswith("math/tex"):
+        text = tex = _all_text(el).strip()
+        display = "mode=display" in el.attrs.get("type", "").replace(" ", "").lower()
+    else:
+        return None
+    if not text:
+        return None
+    return Element(FORMULA, {"tex": tex, "text": text, "display": "block" if display else ""},
+                   [el] if el.tag == "math" else [])
+
+
+def _all_text(el: Element) -> str:
+    out: list[str] = []
+    stack: list[Node] = [el]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            out.append(node)
+        else:
+            stack.extend(reversed(node.children))
+    return "".join(out)
+
+
+def _elements(el: Element, tag: str) -> list[Element]:
+    out = []
+    stack = [el]
+    while stack:
+        e = stack.pop()
+        if e.tag == tag:
+            out.append(e)
+        stack.extend(c for c in e.children if isinstance(c, Element))
+    return out
+
+
+def _base_of(head: Element) -> str:
+    return next((b.attrs.get("href", "").strip() for b in _elements(head, "base")
+                 if b.attrs.get("href", "").strip()), "")
 
 
 def _pre_lines(text: str) -> list[Node]:

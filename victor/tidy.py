@@ -28,6 +28,13 @@ VOID = frozenset(
 )
 
 
+# What preclean makes of a formula the config deletes (victor/preclean.py):
+# a name no parser gives an element. Blocks pass over such asides; the
+# output renders them.
+FORMULA = "#formula"
+ASIDE = frozenset({FORMULA})
+
+
 @dataclass(slots=True, eq=False)
 class Element:
     tag: str

@@ -1,0 +1,289 @@
+"""How faithfully each cleaner's output keeps the structure of what the
+gold keeps: code lines, table rows, links in running text, list items, and
+no space before punctuation where the page has none. Word-bag scores cannot
+see any of it.
+
+Victor is scored on pages of web sites its model has not seen: the default
+config's 5 site folds over every annotated page of the three collections
+(as `benchmarks.quality` runs them), its held-out labels rendered as the
+Markdown and text a user gets. The peers run on the same pages in the same
+run: trafilatura's Markdown (tables, links, images and formatting on) and
+resiliparse's main-content text (list bullets and formatting on).
+
+What is counted, over the elements of the page whose text the gold keeps
+(the element's text, whitespace folded, is in the gold):
+- code: the non-empty lines of each `<pre>`; intact when a line of the
+  output is that line (whitespace folded);
+- table rows: the rows of tables of two columns or more; kept when every
+  cell's text is in the output, as a row when one line of the output holds
+  the cells in order, each a cell of its own (split on `|` or tabs);
+- links: `<a href>` inside a paragraph or list item with other text; kept
+  as a link when the output has `[text](`;
+- list items: `<li>` without a list inside; as an item when one line of the
+  output starts with a list marker and holds the item's text;
+- spaces before `, . ; : ! ? )` per 1,000 words, beside the gold's own rate.
+Then the WCXB measure, bag-of-words F1, of Victor's text output against
+the old block-joined text of the same labels.
+
+    python3 -m benchmarks.structure                        # WCXB dev: folds then scores
+    python3 -m benchmarks.structure --labels run.json      # reuse (or save) the folds' labels
+    python3 -m benchmarks.structure --sample 100           # scores on 100 pages (folds on all)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import mean
+from typing import Callable
+
+from benchmarks.common import bag_f1, table
+from benchmarks.peers import unwrapped
+from victor import decoding, learning, output
+from victor.config import DEFAULT_CONFIG, Config, load_config
+from victor.inputs import read_input
+from victor.tidy import Element, parse
+
+ROOT = Path(__file__).resolve().parent.parent
+WCXB = ROOT / "data" / "wcxb"
+_SPACE = re.compile(r"\s+")
+_BEFORE_PUNCT = re.compile(r"\w\s+[,.;:!?)]")
+_MARKER = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+_WORD = re.compile(r"\w+")
+
+
+def fold(text: str) -> str:
+    return _SPACE.sub(" ", text).strip().lower()
+
+
+# --- what the page holds ------------------------------------------------------
+
+@dataclass
+class Structure:
+    code_lines: list[str] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)  # the cells' folded texts
+    links: list[str] = field(default_factory=list)
+    items: list[str] = field(default_factory=list)
+
+
+def _text(el: Element, skip: frozenset[str] = frozenset()) -> str:
+    out, stack = [], [el]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, str):
+            out.append(e)
+        elif e.tag not in skip and e.tag not in ("script", "style", "template"):
+            stack.extend(reversed(e.children))
+    return "".join(out)
+
+
+def structure(html: bytes, gold: str) -> Structure:
+    """The page's code lines, table rows, links and list items whose text
+    the gold keeps."""
+    gold = fold(gold)
+    s = Structure()
+    root = parse(html).root
+    stack: list[tuple[Element, Element | None]] = [(root, None)]  # (element, its parent)
+    while stack:
+        el, parent = stack.pop()
+        tag = el.tag
+        if tag == "pre":
+            for line in _text(el).split("\n"):
+                f = fold(line)
+                if len(f) > 1 and f in gold:
+                    s.code_lines.append(f)
+            continue
+        if tag == "tr":
+            cells = [fold(_text(c)) for c in el.children
+                     if isinstance(c, Element) and c.tag in ("td", "th")]
+            cells = [c for c in cells if c]
+            if len(cells) >= 2 and all(c in gold for c in cells):
+                s.rows.append(cells)
+        elif tag == "a" and el.attrs.get("href") and parent is not None:
+            text = fold(_text(el))
+            around = fold(_text(parent))
+            if (parent.tag in ("p", "li", "dd") and len(text) > 1 and text in gold
+                    and len(around) > len(text) + 20 and around in gold):
+                s.links.append(text)
+        elif tag == "li" and not _has_list(el):
+            text = fold(_text(el))
+            if len(text) > 1 and text in gold:
+                s.items.append(text)
+        stack.extend((c, el) for c in el.children if isinstance(c, Element))
+    return s
+
+
+def _has_list(el: Element) -> bool:
+    stack = [c for c in el.children if isinstance(c, Element)]
+    while stack:
+        e = stack.pop()
+        if e.tag in ("ul", "ol"):
+            return True
+        stack.extend(c for c in e.children if isinstance(c, Element))
+    return False
+
+
+# --- how an output keeps it ---------------------------------------------------
+
+@dataclass
+class Counts:
+    """Found / total for each structure, summed over pages."""
+
+    code: list[int] = field(default_factory=lambda: [0, 0])
+    rows_kept: list[int] = field(default_factory=lambda: [0, 0])
+    rows: list[int] = field(default_factory=lambda: [0, 0])
+    links: list[int] = field(default_factory=lambda: [0, 0])
+    items: list[int] = field(default_factory=lambda: [0, 0])
+    spaced: int = 0  # spaces before punctuation
+    words: int = 0
+    bag: list[float] = field(default_factory=list)
+
+    def add(self, s: Structure, out: str, gold: str, markdown: bool) -> None:
+        lines = [fold(line) for line in out.split("\n")]
+        line_set = set(lines)
+        folded = fold(out)
+        self.code[0] += sum(line in line_set for line in s.code_lines)
+        self.code[1] += len(s.code_lines)
+        for cells in s.rows:
+            self.rows_kept[0] += all(c in folded for c in cells)
+            self.rows[0] += any(_as_row(line, cells) for line in lines)
+        self.rows_kept[1] += len(s.rows)
+        self.rows[1] += len(s.rows)
+        self.links[0] += sum(f"[{text}](" in folded for text in s.links)
+        self.links[1] += len(s.links)
+        items = [_MARKER.sub("", line) for line in lines if _MARKER.match(line)]
+        self.items[0] += sum(any(text in item for item in items) for text in s.items)
+        self.items[1] += len(s.items)
+        self.spaced += len(_BEFORE_PUNCT.findall(out))
+        self.words += len(_WORD.findall(out))
+        self.bag.append(bag_f1(out, gold))
+
+    def row(self, name: str) -> list[object]:
+        def share(c: list[int]) -> float:
+            return c[0] / c[1] if c[1] else 1.0
+        return [name, share(self.code), share(self.rows), share(self.rows_kept),
+                share(self.links), share(self.items),
+                1000 * self.spaced / max(self.words, 1), mean(self.bag) if self.bag else 0.0]
+
+
+def _as_row(line: str, cells: list[str]) -> bool:
+    parts = [p.strip() for p in re.split(r"(?<!\\)\||\t", line)]
+    parts = [p.replace("\\|", "|") for p in parts if p]
+    return parts == cells
+
+
+# --- the runs -----------------------------------------------------------------
+
+def held_out_labels(folds: int, jobs: int, config: Config) -> dict[str, dict]:
+    """The default config's labels and content probabilities of every
+    annotated page, each from the fold that did not train on its site, as
+    benchmarks.quality's cross-validation has them."""
+    from benchmarks.quality import COLLECTIONS, pages_of
+
+    examples = [e for c in COLLECTIONS
+                for e in learning.load_examples([p.anno for p in pages_of(c, None)], config)]
+    work = tempfile.mkdtemp(prefix="victor-structure-")
+    tasks = [(i, train, test, config, dict(config.crf), work)
+             for i, train, test in learning.fold_tasks(examples, folds, "site")]
+    with ProcessPoolExecutor(jobs) as pool:
+        results = list(pool.map(learning.run_fold, tasks))
+    return {Path(p.name).name: {"labels": p.labels, "content": p.content}
+            for r in results for p in r.predictions}
+
+
+def peers() -> dict[str, Callable[[bytes], str]]:
+    import trafilatura
+    from resiliparse.extract.html2text import extract_plain_text
+    from resiliparse.parse.encoding import detect_encoding
+    from resiliparse.parse.html import HTMLTree
+
+    def traf(data: bytes) -> str:
+        return trafilatura.extract(data, output_format="markdown", include_tables=True,
+                                   include_links=True, include_images=True,
+                                   include_formatting=True, include_comments=False) or ""
+
+    def resili(data: bytes) -> str:
+        tree = HTMLTree.parse_from_bytes(data, detect_encoding(data))
+        return extract_plain_text(tree, main_content=True, list_bullets=True,
+                                  preserve_formatting=True)
+    return {"trafilatura (markdown)": unwrapped(traf), "resiliparse (text)": unwrapped(resili)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--labels", metavar="FILE",
+                    help="the folds' labels: read if it exists, else written after the folds")
+    ap.add_argument("--sample", type=int, metavar="N", help="score a seeded random N pages")
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--no-peers", action="store_true")
+    args = ap.parse_args(argv)
+    started = time.perf_counter()
+    config = load_config(DEFAULT_CONFIG)
+    if args.labels and Path(args.labels).exists():
+        held = {Path(k).name: v for k, v in
+                json.loads(Path(args.labels).read_text(encoding="utf-8")).items()}
+    else:
+        held = held_out_labels(args.folds, args.jobs, config)
+        if args.labels:
+            Path(args.labels).write_text(json.dumps(held), encoding="utf-8")
+    annos = sorted(WCXB.glob("*.anno"))
+    if args.sample and args.sample < len(annos):
+        annos = sorted(random.Random(0).sample(annos, args.sample))
+    from victor.cleaner import Cleaner
+
+    cleaner = Cleaner(config)
+    systems: dict[str, Counts] = {"victor markdown": Counts(), "victor text": Counts(),
+                                  "victor text, blocks joined (before)": Counts()}
+    others = {} if args.no_peers else peers()
+    systems.update({name: Counts() for name in others})
+    for anno in annos:
+        held_page = held.get(anno.name)
+        if held_page is None:
+            continue
+        html = read_input(str(next(anno.parent.glob(anno.stem + ".html*"))))
+        gold = anno.with_suffix(".txt").read_text(encoding="utf-8")
+        s = structure(html, gold)
+        result = cleaner.clean(html, source=str(anno))
+        if len(result.page.blocks) != len(held_page["labels"]):
+            print(f"{anno.name}: blocks differ from the annotation's, skipped", file=sys.stderr)
+            continue
+        result.labels = decoding.whole_units(result.page, held_page["labels"],
+                                             held_page["content"], config.unit_share)
+        systems["victor markdown"].add(s, result.markdown(), gold, True)
+        systems["victor text"].add(s, result.text(), gold, False)
+        systems["victor text, blocks joined (before)"].add(
+            s, output.plain_text(result.texts, held_page["labels"]), gold, False)
+        for name, extract in others.items():
+            systems[name].add(s, extract(html), gold, name.endswith("(markdown)"))
+    gold_counts = Counts()
+    for anno in annos:
+        gold = anno.with_suffix(".txt").read_text(encoding="utf-8")
+        gold_counts.spaced += len(_BEFORE_PUNCT.findall(gold))
+        gold_counts.words += len(_WORD.findall(gold))
+    print(f"WCXB dev, {len(systems['victor text'].bag)} pages of web sites Victor's model has not "
+          f"seen ({args.folds} site folds, the {DEFAULT_CONFIG} config); over the elements "
+          "whose text the gold keeps:\n")
+    print(table(["system", "code lines intact", "table rows as rows", "table rows kept",
+                 "links as links", "list items as items", "spaces before punct. /1000 words",
+                 "bag-of-words F1"],
+                [c.row(name) for name, c in systems.items()]))
+    print(f"\nThe gold's own spaces before punctuation: "
+          f"{1000 * gold_counts.spaced / max(gold_counts.words, 1):.2f} per 1,000 words. "
+          f"Elements counted: {sum(c for c in [systems['victor text'].code[1]])} code lines, "
+          f"{systems['victor text'].rows[1]} table rows, {systems['victor text'].links[1]} links, "
+          f"{systems['victor text'].items[1]} list items.")
+    print(f"({time.perf_counter() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,197 @@
+"""What the structured formats keep of a page's layout (issue #30): code
+with its lines and indentation, data tables as tables and layout tables as
+text, nested and numbered lists, links and images with absolute addresses,
+inline tags that add no space, formulas as TeX.
+
+Real pages from data/ are cleaned with the labels a person gave their
+blocks (the .anno beside them), so that each test says what the output
+makes of a given labelling, whatever a model would have kept."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import html5lib
+import pytest
+from repo_data import CLEANEVAL, ROOT
+
+import victor
+from victor import decoding, output
+from victor.annotation import load_annotation, load_training_page
+from victor.config import load_config
+from victor.inputs import read_input
+from victor.labels import OTHER
+from victor.layout import BLOCK_LEVEL
+from victor.page import read_page
+from victor.text import words
+
+WCXB = ROOT / "data" / "wcxb"
+
+
+def person_labelled(anno: Path, config: str = "general") -> tuple[object, list[str], str]:
+    """The page, its labels with each code block and data table kept or
+    dropped whole by the most of its words (as the decoding does by the
+    CRF's probabilities), and the page's address."""
+    page, labels = load_training_page(anno, load_config(config))
+    labels = decoding.whole_units(page, labels, [float(lab != OTHER) for lab in labels], 0.5)
+    return page, labels, load_annotation(anno).url
+
+
+def markdown(anno: Path, options: output.Rendering = output.Rendering()) -> str:
+    page, labels, url = person_labelled(anno)
+    return output.markdown(output.kept_tree(page.body, page.blocks, labels, url), options)
+
+
+def text(anno: Path) -> str:
+    page, labels, url = person_labelled(anno)
+    return output.text(output.kept_tree(page.body, page.blocks, labels, url))
+
+
+def test_code_keeps_its_lines_and_indentation():
+    """A C function in a <pre> of highlighted spans, line numbers in a
+    gutter beside it (WCXB 0415)."""
+    md = markdown(WCXB / "0415.anno")
+    assert "```c\ntypedef uint32_t codepoint_t;\n" in md
+    assert "\n    size_t i = 0, j = 0;\n    while (i < text_length && j < codepoint_length) {\n" in md
+    assert "\n        uint8_t byte1 = text[i];\n" in md
+    # The gutter's line numbers are not code, nor a block of their own.
+    code = md.split("```c\n", 1)[1].split("\n```", 1)[0]
+    assert not [line for line in code.split("\n") if line.strip().isdigit()]
+    assert "#hl-0-1" not in md
+    plain = text(WCXB / "0415.anno")
+    assert "\n    size_t i = 0, j = 0;\n" in plain
+
+
+def test_a_data_table_with_a_header_is_a_github_table():
+    lines = markdown(WCXB / "0415.anno").split("\n")
+    head = next(i for i, line in enumerate(lines) if line.startswith("| Codepoint Range"))
+    cells = [c.strip() for c in lines[head].strip("|").split("|")]
+    assert cells == ["Codepoint Range", "Byte 1", "Byte 2", "Byte 3", "Byte 4"]
+    assert re.fullmatch(r"\|( -+ \|)+", lines[head + 1])
+    first = [c.strip() for c in lines[head + 2].strip("|").split("|")]
+    assert first[:2] == ["`U+0000`–`U+007F`", "0xxxxxxx"]
+    # In text, a row is one line with its cells apart.
+    assert "\nU+0800–U+FFFF\t1110xxxx\t10xxxxxx\t10xxxxxx\n" in text(WCXB / "0415.anno")
+
+
+def test_a_layout_table_is_not_drawn_as_a_table():
+    """CleanEval 1 lays its whole page out in nested tables."""
+    md = markdown(CLEANEVAL / "1.anno")
+    assert "## **Your Home Will Sell**" in md
+    assert not any(line.startswith("|") for line in md.split("\n"))
+
+
+def test_nested_and_ordered_lists():
+    nested = markdown(WCXB / "0025.anno")
+    assert re.search(r"^- \*\*College Selection Decision Matrix \(CSDM\):\*\*\n  [*-] Customized "
+                     r"research for the colleges", nested, re.M)
+    ordered = markdown(CLEANEVAL / "1.anno")
+    assert "1. Unique Team System\n2. Innovative Consumer Programs\n3. Leading Edge Technology\n" \
+           in ordered
+    # In text, a list item is a line of its own.
+    assert "\n- Fast\n- For Top Dollar\n" in text(CLEANEVAL / "1.anno")
+
+
+def test_links_and_images_resolve_against_the_page_address():
+    """WCXB 0216 links its programmes and images by paths relative to the
+    site; the annotation gives the page's address."""
+    md = markdown(WCXB / "0216.anno")
+    assert ("](https://professional.mit.edu/programs/certificate-programs/blended-professional-"
+            "certificate-technology-leadership-program)") in md
+    assert ("![Professional Certificate Program in Digital Transformation Cert Image]"
+            "(https://professional.mit.edu/sites/default/files/2020-08/PCDT_0.jpg)") in md
+    assert not re.search(r"\]\((?!https?://|#|mailto:)", md)
+    bare = markdown(WCXB / "0216.anno", output.Rendering(links=False, images=False))
+    assert "](" not in bare and "Digital Transformation Cert Image" in bare
+
+
+def test_inline_tags_add_no_space():
+    page = ('<p>At <b>Scratch Culinary</b><span>, we keep</span> See <a href="x">this link</a>. '
+            'It is <i>very</i>, very good, price 5<sup>th</sup> or H<sub>2</sub>O.</p>')
+    assert victor.extract(page) == ("At Scratch Culinary, we keep See this link. It is very, "
+                                    "very good, price 5th or H2O.\n")
+    assert victor.extract(page, output="markdown") == (
+        "At **Scratch Culinary**, we keep See [this link](x). It is *very*, very good, price "
+        "5<sup>th</sup> or H<sub>2</sub>O.\n")
+
+
+def test_no_space_before_punctuation_the_page_does_not_have():
+    """WCXB 0009 links words inside its sentences: the word and the comma
+    or full stop after the link stay together."""
+    plain = text(WCXB / "0009.anno")
+    page_words = sum(1 for _ in re.finditer(r"\w+", plain))
+    spaced = len(re.findall(r"\w\s+[,.;:!?)]", plain))
+    assert spaced <= 1 + page_words // 1000
+
+
+def everything(page) -> list[str]:
+    return ["p"] * len(page.blocks)
+
+
+FORMULAS = ('<p>Euler: <math alttext="e^{i\\pi}+1=0"><mi>e</mi></math> holds.</p>'
+            '<p>Energy <math><semantics><mrow><mi>E</mi></mrow><annotation encoding="application/'
+            'x-tex">E=mc^2</annotation></semantics></math> and mass.</p>'
+            '<p>Area <script type="math/tex">\\pi r^2</script> of a circle.</p>'
+            '<p>A sum:</p><script type="math/tex; mode=display">\\sum_{k=1}^n k</script>'
+            '<p>Plain <math><mi>x</mi><mo>+</mo><mn>1</mn></math> text.</p>')
+
+
+def test_formulas_come_out_as_tex():
+    page = read_page(FORMULAS, load_config("general"))
+    tree = output.kept_tree(page.body, page.blocks, everything(page))
+    md = output.markdown(tree)
+    assert "Euler: $e^{i\\pi}+1=0$ holds." in md
+    assert "Energy $E=mc^2$ and mass." in md
+    assert "Area $\\pi r^2$ of a circle." in md
+    assert "\n$$\\sum_{k=1}^n k$$\n" in md
+    assert "Plain x+1 text." in md
+    assert "Euler: $e^{i\\pi}+1=0$ holds." in output.text(tree)
+    # The HTML keeps the page's MathML.
+    assert '<math alttext="e^{i\\pi}+1=0"><mi>e</mi></math>' in output.clean_html(tree)
+
+
+def test_formulas_do_not_change_the_blocks():
+    """A formula is an aside the CRF does not see: the text around it is
+    one block, as when formulas were deleted."""
+    page = read_page(FORMULAS, load_config("general"))
+    assert [b.text for b in page.blocks][:2] == ["Euler: holds.", "Energy and mass."]
+
+
+def test_text_only_in_dropped_blocks_is_gone():
+    """A table's rows the labels drop leave no empty row behind, and a box
+    whose every block is dropped leaves nothing."""
+    page = read_page("<div><p>Kept text here.</p><p>Dropped text.</p></div>"
+                     "<nav><a href='/'>Home</a></nav>", load_config("general"))
+    labels = ["p", "o", "o"]
+    tree = output.kept_tree(page.body, page.blocks, labels)
+    assert output.text(tree) == "Kept text here.\n"
+    assert output.clean_html(tree).split() == ["<div>", "<p>Kept", "text", "here.</p></div>"]
+
+
+def shown_words(html: str) -> Counter:
+    """The words a browser shows of an HTML5 page: its text, boxes set apart,
+    and the alt text of its images."""
+    parser = html5lib.HTMLParser(strict=False, namespaceHTMLElements=False)
+    body = parser.parse(html).find("body")
+    assert parser.errors == []
+    parts: list[str] = []
+
+    def walk(el) -> None:
+        box = el.tag in BLOCK_LEVEL or el.tag == "br"
+        parts.append(" " if box else "")
+        parts.append(el.text or "")
+        if el.tag == "img":
+            parts.append(" " + el.get("alt", "") + " ")
+        for child in el:
+            walk(child)
+        parts.append((" " if box else "") + (el.tail or ""))
+    walk(body)
+    return Counter(words("".join(parts)))
+
+
+@pytest.mark.parametrize("anno", [WCXB / "0415.anno", WCXB / "0216.anno", CLEANEVAL / "1.anno"])
+def test_html_parses_and_says_the_words_of_the_text(anno: Path):
+    result = victor.Cleaner().clean(read_input(load_annotation(anno).source))
+    assert shown_words(result.html()) == Counter(words(result.text()))

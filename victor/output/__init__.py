@@ -1,0 +1,85 @@
+"""Stage 6: labelled blocks become what the user asked for.
+
+The structured formats (text, markdown, html, cleaneval and the jsonl
+record's text) are rendered from the kept part of the page's tree
+(`tree.kept_tree`, `render`); `victor` lists the blocks with their labels
+and `report` shows them coloured, `table` the features.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from victor.output.blocks import listing, plain_text, segments
+from victor.output.render import cleaneval_segments, clean_html, html_document, markdown, text
+from victor.output.report import report
+from victor.output.tree import Rendering, kept_tree
+
+__all__ = ["FORMATS", "DEFAULT_FORMAT", "Format", "Rendering", "clean_html", "cleaneval",
+           "cleaneval_segments", "html_document", "jsonl_record", "kept_tree", "listing",
+           "markdown", "page_header", "plain_text", "report", "segments", "text"]
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    suffix: str  # of the file a page's output is written to
+    # Its pages would run together on standard output: there each page is
+    # headed by `page_header` when several share it.
+    headed: bool = False
+
+
+# The one list of formats: each name is `victor clean --format NAME`, the
+# method of cleaner.Result that renders it, and `extract(output=NAME)`.
+FORMATS = {"cleaneval": Format(".txt"), "text": Format(".txt", headed=True),
+           "markdown": Format(".md", headed=True), "victor": Format(".txt"),
+           "jsonl": Format(".jsonl"), "html": Format(".html"), "report": Format(".report.html"),
+           "table": Format(".tsv")}
+DEFAULT_FORMAT = "cleaneval"
+
+
+def cleaneval(url: str, segs: list[tuple[str, str]]) -> str:
+    """The CleanEval shared task's format: a `URL:` line, then one segment a
+    line with its `<p>`, `<h>` or `<l>` marker."""
+    lines = [f"URL: {url}"]
+    lines.extend(f"<{kind}>{line}" for kind, line in segs)
+    return "\n".join(lines) + "\n"
+
+
+def page_header(source: str, first: bool) -> str:
+    """The line before a page's text or Markdown when several pages go to
+    standard output, as `head` heads files: it says where each page begins
+    and which page it is."""
+    return ("" if first else "\n") + f"==> {source} <==\n"
+
+
+def jsonl_record(page, labels: list[str], content: list[float], text: str,
+                 fallback: bool = False, text_language: str = "") -> str:
+    """One JSON line a page: what a corpus builder stores, with what the
+    page declares about itself (victor/metadata.py). `recovered` says what
+    was done to find the page's text (an unclosed element read past, text
+    taken from noscript or the description: page.read_page), and
+    `fallback` says that the CRF kept no block and
+    the text is the page's most probable content (decoding.floor): a corpus
+    builder may want to weigh or drop such pages. `text_language` is the
+    language of the cleaned text as identified (victor/language.py), beside
+    the `language` the page declares."""
+    import json
+
+    record = {
+        "source": page.source,
+        "url": page.url,
+        "title": page.title,
+        "canonical_url": page.meta.url,
+        **page.meta.fields(),
+        "text_language": text_language,
+        "recovered": list(page.recovered),
+        "fallback": fallback,
+        "text": text.strip(),
+        "blocks": [
+            {"id": b.id, "label": lab, "content": round(p, 4), "text": b.text}
+            for b, lab, p in zip(page.blocks, labels, content)
+        ],
+    }
+    return json.dumps(record, ensure_ascii=False) + "\n"
+
+

@@ -1,0 +1,243 @@
+"""Stage 6a: the labels cut the page's tree down to its main content.
+
+The CRF labels blocks, but a reader wants the page: a table as a table, code
+with its line breaks, a link with its address, `H<sub>2</sub>O` as one word.
+So the output is not built from the block texts but from the tree the
+blocks were split from: each block knows where its text stands in it
+(`Block.start`, `Block.stop`), and the kept tree holds exactly the text of
+the kept blocks, inside the elements that held it. An element with no kept
+text is gone; a text-free element survives only as a line break or a
+formula (`tidy.FORMULA`) among kept text.
+
+What the markup does not say, the labels do: an element whose kept text is
+all labelled header becomes a heading. Tables used only to lay a page out
+become plain boxes, so that only data tables are drawn as tables.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urljoin
+
+from victor.labels import OTHER
+from victor.layout import BLOCK_LEVEL, is_data_table
+from victor.tidy import FORMULA, Element, Node
+
+# Boxes that may become a heading when every kept word in them is a header.
+_RETITLED = frozenset("div p section header center article aside hgroup".split())
+_TABLE_PARTS = frozenset("tbody thead tfoot tr td th caption colgroup col".split())
+# What a clean tree keeps of an element's attributes.
+_ATTRIBUTES = {"a": ("href", "title"), "img": ("src", "alt", "title"), "td": ("colspan", "rowspan"),
+               "th": ("colspan", "rowspan"), "ol": ("start", "reversed", "type"),
+               "li": ("value",), "time": ("datetime",), "abbr": ("title",),
+               "blockquote": ("cite",), "q": ("cite",), "pre": ("class",), "code": ("class",),
+               FORMULA: ("tex", "text", "display")}
+# Rendered copies of a formula whose TeX or MathML stands beside them:
+# KaTeX's visible glyphs and MathJax 2's rendered spans.
+_RENDERED_MATH = frozenset({"katex-html", "MathJax", "MathJax_Display", "MathJax_Preview",
+                            "MathJax_SVG", "MathJax_CHTML", "MathJax_SVG_Display"})
+_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang|highlight|brush:?|sourceCode)-?\s*([\w+#.-]+)",
+                       re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Rendering:
+    """What a user may leave out of the structured formats."""
+
+    links: bool = True
+    images: bool = True
+    tables: bool = True
+
+
+def kept_tree(body: Element, blocks, labels: list[str], base: str = "") -> Element:
+    """A new tree of the kept content; the page's tree is not changed.
+    `base` is the address relative links and images resolve against."""
+    runs: dict[int, dict[int, tuple[int, str]]] = {}
+    holding: set[int] = set()  # elements with any block inside
+    marked: set[int] = set()  # elements with a kept block inside
+    labels_in: dict[int, set[str]] = {}  # kept labels by nearest block-level box
+    outer: set[int] = set()  # boxes with a kept block in a box inside them
+    for b, label in zip(blocks, labels):
+        containers = b.containers
+        parent = containers[-1] if containers else body
+        runs.setdefault(id(parent), {})[b.start] = (b.stop, label)
+        _add_ancestors(containers, holding)
+        if label == OTHER:
+            continue
+        _add_ancestors(containers, marked)
+        box = id(body)
+        for j in range(len(containers) - 1, -1, -1):
+            if containers[j].tag in BLOCK_LEVEL:
+                box = id(containers[j])
+                for c in containers[j - 1::-1] if j else ():
+                    if c.tag in BLOCK_LEVEL:
+                        if id(c) in outer:
+                            break
+                        outer.add(id(c))
+                break
+        labels_in.setdefault(box, set()).add(label)
+    headers = {box for box, seen in labels_in.items() if seen == {"h"} and box not in outer}
+    return _copy(body, runs, holding, marked, headers, base)
+
+
+def _add_ancestors(containers, into: set[int]) -> None:
+    """Adds the containers innermost first, stopping at one already in:
+    its own containers are in too, so each element is added once a page."""
+    for c in reversed(containers):
+        key = id(c)
+        if key in into:
+            return
+        into.add(key)
+
+
+def _copy(body: Element, runs, holding, marked, headers, base: str) -> Element:
+    """The walk is iterative: pages nest elements thousands deep."""
+    root = Element("body")
+    # (source element, its copy, in a layout table, in a table of code)
+    stack: list[tuple[Element, Element, bool, bool]] = [(body, root, False, False)]
+    while stack:
+        src, dst, in_layout, in_code = stack.pop()
+        own = runs.get(id(src), {})
+        children = src.children
+        i, n = 0, len(children)
+        pending: list[tuple[Element, Element, bool, bool]] = []
+        while i < n:
+            run = own.get(i)
+            if run is not None:
+                stop, label = run
+                if label != OTHER:
+                    for node in children[i:stop]:
+                        dst.children.append(node if isinstance(node, str) else _formula(node))
+                i = stop
+                continue
+            child = children[i]
+            i += 1
+            if isinstance(child, str):
+                dst.children.append(child)  # whitespace no block holds
+            elif id(child) in marked:
+                if _classes(child) & _RENDERED_MATH or _gutter(child, in_code):
+                    continue
+                copy, layout, code = _element(child, in_layout, in_code, id(child) in headers,
+                                              base)
+                dst.children.append(copy)
+                pending.append((child, copy, layout, code))
+            elif id(child) not in holding:
+                dst.children.extend(_text_free(child))
+        stack.extend(reversed(pending))
+    return root
+
+
+def _text_free(el: Element) -> list[Node]:
+    """What an element without text gives a kept box: its spaces (which
+    set code's words apart), line breaks and formulas."""
+    if el.tag == FORMULA:
+        return [el]
+    out: list[Node] = []
+    stack: list[Node] = [el]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, str):
+            out.append(e)
+        elif e.tag == "br" or e.tag == FORMULA:
+            out.append(e if e.tag == FORMULA else Element("br"))
+        else:
+            stack.extend(reversed(e.children))
+    return out
+
+
+def _gutter(el: Element, in_code: bool) -> bool:
+    """A column of line numbers beside code: a cell of a table of code, or
+    a box whose class says so, that holds nothing but numbers."""
+    if not (in_code and el.tag == "td" or _classes(el) & _GUTTERS):
+        return False
+    digits = False
+    stack: list[Node] = [el]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, str):
+            stripped = "".join(e.split())
+            if not stripped.isdigit() and stripped:
+                return False
+            digits = digits or bool(stripped)
+        else:
+            stack.extend(e.children)
+    return digits
+
+
+_GUTTERS = frozenset({"lnt", "ln", "linenos", "linenodiv", "line-numbers-rows", "hljs-ln-numbers",
+                      "gutter", "line-number", "line-numbers", "linenumber", "lineno",
+                      "blob-num", "react-line-number", "code-line-number"})
+
+
+def _element(el: Element, in_layout: bool, in_code: bool, header: bool,
+             base: str) -> tuple[Element, bool, bool]:
+    """The clean copy of `el` (no children yet), and whether the elements
+    below it sit in a table drawn only for layout, and in one of code."""
+    tag = el.tag
+    keep = _ATTRIBUTES.get(tag, ())
+    attrs = {k: el.attrs[k] for k in keep if el.attrs.get(k)}
+    if tag == "table":
+        in_layout = not is_data_table(el)
+        in_code = in_layout and _holds(el, "pre")
+        tag = "div" if in_layout else tag
+    elif tag in _TABLE_PARTS and in_layout:
+        tag, attrs = "div", {}
+    elif header and tag in _RETITLED:
+        tag = "h2"
+    elif "-" in tag:  # a custom element: most are boxes of a component
+        tag = "div"
+    elif tag == "center":
+        tag = "div"
+    if tag in ("a", "img"):
+        key = "href" if tag == "a" else "src"
+        url = attrs.get(key, "") or (el.attrs.get("data-src", "") if tag == "img" else "")
+        if url and not url.lower().startswith(("javascript:", "data:")):
+            attrs[key] = urljoin(base, url.strip()) if base else url.strip()
+        else:
+            attrs.pop(key, None)
+    elif tag in ("pre", "code"):
+        language = _language(el)
+        attrs = {"class": f"language-{language}"} if language else {}
+    return Element(tag, attrs), in_layout, in_code
+
+
+def _holds(el: Element, tag: str) -> bool:
+    stack = [el]
+    while stack:
+        e = stack.pop()
+        if e.tag == tag:
+            return True
+        stack.extend(c for c in e.children if isinstance(c, Element))
+    return False
+
+
+def _language(el: Element) -> str:
+    """The language a code block's class names, on it or on its <code>."""
+    for e in (el, *(c for c in el.children if isinstance(c, Element) and c.tag == "code")):
+        m = _LANGUAGE.search(e.attrs.get("class", ""))
+        if m and m.group(1).lower() not in ("none", "plaintext", "text", "nohighlight"):
+            return m.group(1).lower()
+    return ""
+
+
+def _classes(el: Element) -> set[str]:
+    cls = el.attrs.get("class", "")
+    return set(cls.split()) if cls else set()
+
+
+def _formula(node: Element) -> Node:
+    """An aside in a kept run: its formula (the only asides there are)."""
+    return Element(FORMULA, dict(node.attrs), node.children) if node.tag == FORMULA else node
+
+
+def _formulas(el: Element) -> list[Element]:
+    """The formulas a text-free element holds (MathJax 3's containers)."""
+    out, stack = [], [el]
+    while stack:
+        e = stack.pop()
+        if e.tag == FORMULA:
+            out.append(e)
+        else:
+            stack.extend(reversed([c for c in e.children if isinstance(c, Element)]))
+    return out
