@@ -80,7 +80,12 @@ def victor_features(opts: argparse.Namespace) -> Runner | str:
     return per_page(lambda data: features.compute(read_page(data, config), config, lm))
 
 
-def victor_clean(opts: argparse.Namespace) -> Runner | str:
+def victor_clean(opts: argparse.Namespace, render: str = "cleaneval") -> Runner | str:
+    """bytes -> labels -> the format `render` names; "blocks" is the text
+    of the kept blocks joined, as the text output was before it was
+    rendered from the page's tree (issue #30), the base its cost is
+    measured against."""
+    from victor import output
     from victor.cleaner import Cleaner
     from victor.errors import VictorError
 
@@ -88,7 +93,13 @@ def victor_clean(opts: argparse.Namespace) -> Runner | str:
         cleaner = Cleaner(opts.config, opts.model)
     except VictorError as e:
         return f"skipped: {e}"
-    return per_page(lambda data: cleaner.clean(data).cleaneval())
+    if render == "blocks":
+        return per_page(lambda data: output.plain_text(*_texts_and_labels(cleaner.clean(data))))
+    return per_page(lambda data: cleaner.clean(data).render(render))
+
+
+def _texts_and_labels(result) -> tuple[list[str], list[str]]:
+    return result.texts, result.labels
 
 
 def victor_batch(opts: argparse.Namespace, jobs: int | None = None) -> Runner | str:
@@ -129,6 +140,9 @@ ROWS: dict[str, Callable[[argparse.Namespace], Runner | str]] = {
     "victor-blocks": victor_blocks,  # bytes -> blocks (tidy, preclean, blocks)
     "victor-features": victor_features,  # bytes -> feature table
     "victor-clean": victor_clean,  # bytes -> CleanEval text (features, CRF, output)
+    "victor-blocks-text": lambda opts: victor_clean(opts, "blocks"),  # the kept blocks joined
+    "victor-text": lambda opts: victor_clean(opts, "text"),  # text from the kept tree
+    "victor-markdown": lambda opts: victor_clean(opts, "markdown"),  # Markdown from it
     "victor-batch": lambda opts: victor_batch(opts, jobs=1),  # clean.py -j 1 -o DIR
     "victor-clean-j": victor_batch,  # clean.py -j N -o DIR
     **{name: peer(name) for name in PEERS},

@@ -195,3 +195,39 @@ def shown_words(html: str) -> Counter:
 def test_html_parses_and_says_the_words_of_the_text(anno: Path):
     result = victor.Cleaner().clean(read_input(load_annotation(anno).source))
     assert shown_words(result.html()) == Counter(words(result.text()))
+
+
+def test_a_code_block_is_kept_or_dropped_whole():
+    """decoding.whole_units on WCXB 0415's C function: some of its lines
+    likely enough keep all of it; all of them unlikely drop all of it."""
+    page, labels, _ = person_labelled(WCXB / "0415.anno")
+    code = next(u for u in decoding.units(page.blocks)
+                if any("codepoint_parse" in page.blocks[i].text for i in u))
+    content = [0.9] * len(page.blocks)
+    for n, i in enumerate(code):
+        content[i] = 0.3 if n % 2 else 0.02  # every other line likely enough
+    dropped = list(labels)
+    for i in code[::2]:
+        dropped[i] = OTHER
+    kept = decoding.whole_units(page, dropped, content, 0.1)
+    assert all(kept[i] != OTHER for i in code)
+    unlikely = [0.02 if i in code else p for i, p in enumerate(content)]
+    assert all(lab == OTHER for i, lab in enumerate(decoding.whole_units(page, labels, unlikely, 0.1))
+               if i in code)
+
+
+def test_the_command_leaves_links_images_and_tables_out_when_asked(tmp_path):
+    import subprocess
+    import sys
+
+    page = tmp_path / "page.html"
+    page.write_text("<p>See <a href='/x'>the report</a> and <img src='a.png' alt='a chart'> of "
+                    "the year, with its figures below and the words a reader came for.</p>"
+                    "<table><tr><th>Year</th><th>Sales</th></tr><tr><td>2024</td><td>12</td></tr>"
+                    "<tr><td>2025</td><td>15</td></tr></table>", encoding="utf-8")
+    out = subprocess.run([sys.executable, str(ROOT / "clean.py"), "--format", "markdown",
+                          "--no-links", "--no-images", "--no-tables", str(page)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "](" not in out.stdout and "|" not in out.stdout
+    assert "the report" in out.stdout

@@ -55,18 +55,19 @@ def split_blocks(body: Element) -> list[Block]:
     blocks: list[Block] = []
     splits: list[str] = []
     pending: list[str] = []  # text nodes not yet separated by a tag
-    run = [0, 0]  # where the pending text stands among its parent's children
+    start = 0  # where the pending text starts among its parent's children
     path: list[Element] = []
     divs: list[int] = [-1]
     tds: list[int] = [-1]
     div_count = td_count = 0
 
-    def flush() -> None:
+    def flush(stop: int) -> None:
+        """`stop`: where the element or end that ends the text stands."""
         text = collapse("".join(pending))
         pending.clear()
         if text:
             blocks.append(Block(len(blocks), text, tuple(path), tuple(splits), divs[-1], tds[-1],
-                                run[0], run[1]))
+                                start, stop))
             splits.clear()
 
     # The walk: for each element on the path, an iterator over its numbered
@@ -80,16 +81,15 @@ def split_blocks(body: Element) -> list[Block]:
                 # then never has to be flushed.
                 if pending:
                     pending.append(child)
-                    run[1] = i + 1
                 elif not child.isspace():
                     pending.append(child)
-                    run[0], run[1] = i, i + 1
+                    start = i
                 continue
             tag = child.tag
             if tag in ASIDE:
                 continue
             if pending:
-                flush()
+                flush(i)
             splits.append(tag)
             if tag == "div":
                 div_count += 1
@@ -103,7 +103,7 @@ def split_blocks(body: Element) -> list[Block]:
         else:  # the innermost element has ended
             stack.pop()
             if pending:
-                flush()
+                flush(len(path[-1].children if path else body.children))
             if not path:  # <body> itself
                 break
             tag = path.pop().tag

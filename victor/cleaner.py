@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from victor import crf, decoding, features, output
+from victor.output import Rendering
 from victor.calibration import content_probabilities
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, ROOT, Config, load_config, settings
 from victor.errors import EMPTY_PAGE, NO_TEXT, OtherLanguage, VictorError
@@ -256,9 +257,13 @@ def _language_model(config: Config) -> PerplexityModel | None:
 def extract(html: bytes | str, config: str | Path | None = None, output: str = "text",
             *, model: str | Path | None = None, threshold: float | None = None,
             language: str | Sequence[str] | None = None,
-            url: str = "", source: str = "-") -> str:
+            url: str = "", source: str = "-",
+            links: bool = True, images: bool = True, tables: bool = True) -> str:
     """The page cleaned into one string, in any format of `victor clean
-    --format` ("text", "markdown", "cleaneval", "jsonl", ...).
+    --format` ("text", "markdown", "cleaneval", "jsonl", ...). `links`,
+    `images` and `tables` False leave them out of markdown and html, as
+    `--no-links`, `--no-images` and `--no-tables` do; `url` is the page's
+    address, which relative links resolve against.
 
     `html` is bytes of any encoding or text already decoded; the two give
     the same result. The config's model is loaded on the first call and
@@ -268,7 +273,7 @@ def extract(html: bytes | str, config: str | Path | None = None, output: str = "
     if language is not None and not isinstance(language, str):
         language = ",".join(language)  # hashable, for the cache
     return _cleaner(config or DEFAULT_CONFIG, model, threshold, language).clean(
-        html, source, url).render(output)
+        html, source, url).render(output, Rendering(links, images, tables))
 
 
 @lru_cache(maxsize=4)

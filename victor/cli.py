@@ -24,6 +24,7 @@ from victor import batch, files, inputs, workers
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, resolve
 from victor.errors import VictorError
 from victor.limits import DEFAULT_TIMEOUT
+from victor.output import Rendering
 
 INTERRUPTED = 130  # what a shell reports for a program stopped by Ctrl-C
 CLOSED_PIPE = 141  # and for one stopped by writing to a pipe nobody reads
@@ -52,7 +53,9 @@ def clean_main(args: argparse.Namespace) -> int:
     config = named if resolve(named).parent == CONFIG_DIR else _absolute(named)
     settings = workers.Settings(config, _absolute(args.model),
                                 args.threshold, int(args.max_size * 1_000_000), args.overwrite,
-                                args.timeout or None, args.language)
+                                args.timeout or None, args.language,
+                                Rendering(not args.no_links, not args.no_images,
+                                          not args.no_tables))
     try:
         # Built here first so that a bad config or model is one clear error
         # before any work; one process (and forked workers) use this one.
@@ -279,6 +282,12 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--language", metavar="CODES",
                     help="keep only pages whose cleaned text is in one of these languages "
                          "(ISO 639 codes, as en or en,de); the others are skipped, not failed")
+    ap.add_argument("--no-links", action="store_true",
+                    help="markdown and html: a link's text without its address")
+    ap.add_argument("--no-images", action="store_true",
+                    help="markdown and html: an image's alt text in place of the image")
+    ap.add_argument("--no-tables", action="store_true",
+                    help="markdown and html: a table's cells as lines of text, not a table")
     ap.add_argument("--overwrite", action="store_true",
                     help="replace outputs that exist already (never an input)")
     ap.add_argument("--max-size", type=float, default=50, help="largest page in MB (default 50)")

@@ -17,35 +17,34 @@ HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 
 
 def is_data_table(table: Element) -> bool:
-    """Whether a table holds data rather than laying out the page: it says
-    so by its header cells or caption, and a layout table gives itself away
-    by a table inside it, boxes of prose in its cells, or a single row or
-    column."""
+    """Whether a table holds data rather than laying out the page: a table
+    inside it, a single column, a form or code in its cells, or cells of
+    prose (over 30 words each on average) give a layout table away; header
+    cells or a caption say it holds data."""
     if table.attrs.get("role", "").lower() in ("presentation", "none"):
         return False
-    rows = widest = 0
+    rows = widest = cells = words = 0
     header = table.attrs.get("summary", "") != ""
-    prose = False
-    stack = [c for c in table.children if isinstance(c, Element)]
+    stack: list = [c for c in table.children if isinstance(c, Element)]
     while stack:
         e = stack.pop()
+        if isinstance(e, str):
+            words += len(e.split())
+            continue
         tag = e.tag
-        if tag == "table":
+        if tag in _LAYOUT_ONLY:
             return False
         if tag in ("caption", "thead", "th"):
             header = True
-        elif tag == "tr":
+        if tag == "tr":
             rows += 1
-            widest = max(widest, sum(1 for c in e.children
-                                     if isinstance(c, Element) and c.tag in ("td", "th")))
-        elif tag in _PROSE:
-            prose = True
-        stack.extend(c for c in e.children if isinstance(c, Element))
-    if widest < 2:
+            width = sum(1 for c in e.children if isinstance(c, Element) and c.tag in ("td", "th"))
+            widest = max(widest, width)
+            cells += width
+        stack.extend(e.children)
+    if widest < 2 or words > 30 * cells:
         return False
-    # A data table's cell may wrap its text in a paragraph or a list: prose
-    # counts against a table only where no header says what it holds.
-    return rows >= 1 if header else rows >= 2 and not prose
+    return rows >= 1 if header else rows >= 2
 
 
-_PROSE = frozenset("p ul ol h1 h2 h3 h4 h5 h6 blockquote form pre dl".split())
+_LAYOUT_ONLY = frozenset({"table", "form", "pre", "textarea", "frameset", "iframe"})

@@ -12,13 +12,14 @@ import signal
 import threading
 import time
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from victor.errors import OtherLanguage, VictorError
 from victor.files import write_atomic
 from victor.inputs import check_size, read_input
 from victor.limits import DEFAULT_TIMEOUT, time_limit
+from victor.output import Rendering
 
 if TYPE_CHECKING:
     from victor.cleaner import Cleaner
@@ -35,6 +36,8 @@ class Settings:
     overwrite: bool = False
     timeout: float | None = DEFAULT_TIMEOUT  # seconds a page may take; None: no limit
     languages: str | None = None  # "en,de": pages in other languages are skipped
+    # What markdown and html leave out: --no-links, --no-images, --no-tables.
+    rendering: Rendering = field(default_factory=Rendering)
 
 
 @dataclass(slots=True)
@@ -77,8 +80,8 @@ def worker_cleaner(settings: Settings) -> Cleaner:
     return cached[1]
 
 
-def clean_item(cleaner: Cleaner, item: Item, max_bytes: int,
-               timeout: float | None = None) -> Outcome:
+def clean_item(cleaner: Cleaner, item: Item, max_bytes: int, timeout: float | None = None,
+               rendering: Rendering = Rendering()) -> Outcome:
     """A VictorError or any other exception from one page is that page's
     failure, never the batch's; so is taking longer than `timeout` seconds
     to clean."""
@@ -94,7 +97,7 @@ def clean_item(cleaner: Cleaner, item: Item, max_bytes: int,
                 cleaner.check_language(result, item.source)
             else:
                 result = cleaner.clean(data, item.source, item.url, item.encoding)
-            text = result.render(item.fmt)
+            text = result.render(item.fmt, rendering)
         if item.output is None:
             return text, None, False
         write_atomic(item.output, text)
@@ -109,7 +112,8 @@ def clean_item(cleaner: Cleaner, item: Item, max_bytes: int,
 
 def clean_chunk(items: list[Item], settings: Settings) -> list[Outcome]:
     cleaner = worker_cleaner(settings)
-    return [clean_item(cleaner, item, settings.max_bytes, settings.timeout) for item in items]
+    return [clean_item(cleaner, item, settings.max_bytes, settings.timeout, settings.rendering)
+            for item in items]
 
 
 def start_worker(settings: Settings) -> None:

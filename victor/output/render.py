@@ -29,6 +29,10 @@ _TAG = re.compile(r"^[a-z][a-z0-9]*$")
 _VOID = frozenset({"br", "img", "hr", "wbr"})
 _SPACES = re.compile(r"\s+")
 _TABLE = frozenset("table thead tbody tfoot tr td th caption".split())
+# Boxes that a list item's text runs through on one line.
+_FLATTENED_IN_ITEM = frozenset(
+    "div p section article header footer aside figure figcaption h1 h2 h3 h4 h5 h6 address "
+    "center hgroup main nav details summary dd dt dl".split())
 
 
 def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bool = False) -> str:
@@ -41,15 +45,16 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
     indent the page does not show."""
     out: list[str] = []
     line_start = True
-    # Items: (node, inside <pre>) to write, or a closing tag (a str).
-    stack: list[object] = [(tree, False)]
+    # Items: (node, inside <pre>, inside a list item) to write, or a
+    # closing tag (a str).
+    stack: list[object] = [(tree, False, False)]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             out.append(item)
             line_start = line_start or item[2:-1] in BLOCK_LEVEL
             continue
-        el, pre = item
+        el, pre, in_item = item
         if isinstance(el, str):
             if not pre:
                 el = _SPACES.sub(" ", el)
@@ -78,9 +83,17 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
                 line_start = False
             continue
         if not options.tables and tag in _TABLE:
+            if tag in ("td", "th"):
+                stack.append(" ")  # after the cell: cells stay apart on their row's line
             tag = "div" if tag in ("table", "tr", "caption") else "span"
         unwrap = (tag in _UNWRAPPED or not _TAG.match(tag) or tag in _VOID
                   or tag == "a" and (not options.links or "href" not in el.attrs))
+        if for_markdown and in_item and tag in _FLATTENED_IN_ITEM:
+            # A list item stays one line: its boxes (a card's title and
+            # text) are set apart by a space, as layout_lines does.
+            out.append(" ")
+            stack.append(" ")
+            unwrap = True
         if not unwrap:
             attrs = _attributes(el.attrs) if tag == el.tag else ""
             if tag in BLOCK_LEVEL:
@@ -90,7 +103,8 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
                 out.append(f"<{tag}{attrs}>")
             stack.append(f"</{tag}>")
         inner = pre or tag == "pre"
-        stack.extend((c, inner) for c in reversed(el.children))
+        item_inside = tag == "li" or in_item and tag not in ("ul", "ol")
+        stack.extend((c, inner, item_inside) for c in reversed(el.children))
     return "".join(out)
 
 
@@ -137,31 +151,36 @@ def html_document(tree: Element, title: str, lang: str = "",
 
 
 def markdown(tree: Element, options: Rendering = Rendering()) -> str:
-    return _convert(clean_html(tree, options, for_markdown=True), "markdown")
+    return _convert(clean_html(tree, options, for_markdown=True))
 
 
-@lru_cache(maxsize=2)
-def _options(fmt: str):
-    from html_to_markdown import ConversionOptions
+@lru_cache(maxsize=1)
+def _options():
+    """The converter's settings: no preprocessing of its own (it would drop
+    navigation and forms the labels kept), no escapes but at line starts,
+    one bullet at every level, sup and sub kept as HTML, images kept inside
+    links and boxes."""
+    from html_to_markdown import ConversionOptions, PreprocessingOptions
 
-    return ConversionOptions(output_format=fmt, extract_metadata=False, heading_style="atx",
-                             bullets="-*+", strong_em_symbol="*", code_block_style="backticks",
-                             escape_asterisks=False, escape_underscores=False, escape_misc=False,
-                             autolinks=False, wrap=False, hidden_content="all",
-                             whitespace_mode="normalized", newline_style="backslash",
-                             preserve_tags=["sup", "sub"] if fmt == "markdown" else [],
+    return ConversionOptions(output_format="markdown", extract_metadata=False,
+                             heading_style="atx", bullets="-", strong_em_symbol="*",
+                             code_block_style="backticks", escape_asterisks=False,
+                             escape_underscores=False, escape_misc=False, autolinks=False,
+                             wrap=False, hidden_content="all", whitespace_mode="normalized",
+                             newline_style="backslash", preserve_tags=["sup", "sub"],
                              keep_inline_images_in=["a", "p", "div", "span", "li", "td", "th",
-                                                    "figure"])
+                                                    "figure"],
+                             preprocessing=PreprocessingOptions(enabled=False))
 
 
 _BLANK_LINES = re.compile(r"\n{3,}")
 _TRAILING = re.compile(r"[ \t]+$", re.MULTILINE)
 
 
-def _convert(html: str, fmt: str) -> str:
+def _convert(html: str) -> str:
     from html_to_markdown import convert
 
-    out = convert(html, _options(fmt)).content or ""
+    out = convert(html, _options()).content or ""
     out = _BLANK_LINES.sub("\n\n", _TRAILING.sub("", out)).strip("\n")
     return out + "\n" if out.strip() else ""
 
@@ -174,6 +193,7 @@ class Line:
     kind: str  # h in a heading, l in a list item, p for the rest
     text: str
     tight: bool = False  # follows the line before with no blank line between
+    shape: str = ""  # "row" for a table row, "code" for a code block
 
 
 def layout_lines(tree: Element) -> list[Line]:
@@ -182,8 +202,9 @@ def layout_lines(tree: Element) -> list[Line]:
     lines: list[Line] = []
     parts: list[str] = []
     kinds: list[str] = ["p"]  # the kind of the innermost box open
-    pre = row = 0  # how many <pre> and table rows are open
+    pre = row = depth = 0  # how many <pre>, table rows and list items are open
     cells: list[str] = []
+    items_outside: list[int] = []  # the item depth around each open list
     tight = False  # whether the next line follows the last without a gap
 
     def flush() -> None:
@@ -209,7 +230,7 @@ def layout_lines(tree: Element) -> list[Line]:
                 code = "".join(parts).strip("\n").rstrip()
                 parts.clear()
                 if code.strip():
-                    lines.append(Line(kinds[-1], code))
+                    lines.append(Line(kinds[-1], code, shape="code"))
             elif tag in ("td", "th") and row:
                 cells.append(collapse("".join(parts)))
                 parts.clear()
@@ -218,10 +239,17 @@ def layout_lines(tree: Element) -> list[Line]:
                 text = "\t".join(cells).strip()
                 cells.clear()
                 if text:
-                    lines.append(Line(kinds[-1], text, bool(lines) and lines[-1].text.count("\t")
-                                      > 0))
+                    lines.append(Line(kinds[-1], text, bool(lines) and lines[-1].shape == "row",
+                                      "row"))
+            elif tag in ("li", "ul", "ol"):
+                depth = depth - 1 if tag == "li" else items_outside.pop()
+                if not row:
+                    flush()
             elif tag in BLOCK_LEVEL and not row:
-                flush()
+                if depth:
+                    parts.append(" ")
+                else:
+                    flush()
             if tag in BLOCK_LEVEL:
                 kinds.pop()
             continue
@@ -250,9 +278,15 @@ def layout_lines(tree: Element) -> list[Line]:
             elif tag == "tr":
                 flush()
                 row += 1
-            elif tag in ("td", "th"):
-                parts.append(" ")
-            elif row:
+            elif tag in ("li", "ul", "ol"):
+                if not row:
+                    flush()
+                if tag == "li":
+                    depth += 1
+                else:
+                    items_outside.append(depth)
+                    depth = 0
+            elif row or depth and tag in _FLATTENED_IN_ITEM:
                 parts.append(" ")
             else:
                 flush()
@@ -271,7 +305,7 @@ def text(tree: Element) -> str:
     for line in layout_lines(tree):
         if out:
             out.append("\n" if line.tight else "\n\n")
-        out.append(("- " + line.text) if line.kind == "l" else line.text)
+        out.append(("- " + line.text) if line.kind == "l" and not line.shape else line.text)
     return "".join(out) + "\n" if out else ""
 
 

@@ -54,7 +54,6 @@ def kept_tree(body: Element, blocks, labels: list[str], base: str = "") -> Eleme
     """A new tree of the kept content; the page's tree is not changed.
     `base` is the address relative links and images resolve against."""
     runs: dict[int, dict[int, tuple[int, str]]] = {}
-    holding: set[int] = set()  # elements with any block inside
     marked: set[int] = set()  # elements with a kept block inside
     labels_in: dict[int, set[str]] = {}  # kept labels by nearest block-level box
     outer: set[int] = set()  # boxes with a kept block in a box inside them
@@ -62,7 +61,6 @@ def kept_tree(body: Element, blocks, labels: list[str], base: str = "") -> Eleme
         containers = b.containers
         parent = containers[-1] if containers else body
         runs.setdefault(id(parent), {})[b.start] = (b.stop, label)
-        _add_ancestors(containers, holding)
         if label == OTHER:
             continue
         _add_ancestors(containers, marked)
@@ -78,10 +76,10 @@ def kept_tree(body: Element, blocks, labels: list[str], base: str = "") -> Eleme
                 break
         labels_in.setdefault(box, set()).add(label)
     headers = {box for box, seen in labels_in.items() if seen == {"h"} and box not in outer}
-    return _copy(body, runs, holding, marked, headers, base)
+    return _copy(body, runs, marked, headers, base)
 
 
-def _add_ancestors(containers, into: set[int]) -> None:
+def _add_ancestors(containers: tuple[Element, ...], into: set[int]) -> None:
     """Adds the containers innermost first, stopping at one already in:
     its own containers are in too, so each element is added once a page."""
     for c in reversed(containers):
@@ -91,7 +89,7 @@ def _add_ancestors(containers, into: set[int]) -> None:
         into.add(key)
 
 
-def _copy(body: Element, runs, holding, marked, headers, base: str) -> Element:
+def _copy(body: Element, runs, marked, headers, base: str) -> Element:
     """The walk is iterative: pages nest elements thousands deep."""
     root = Element("body")
     # (source element, its copy, in a layout table, in a table of code)
@@ -116,34 +114,47 @@ def _copy(body: Element, runs, holding, marked, headers, base: str) -> Element:
             if isinstance(child, str):
                 dst.children.append(child)  # whitespace no block holds
             elif id(child) in marked:
-                if _classes(child) & _RENDERED_MATH or _gutter(child, in_code):
+                cls = child.attrs.get("class")
+                if (cls and _classes(child) & _RENDERED_MATH
+                        or (in_code or cls and _GUTTER_HINT.search(cls)) and _gutter(child, in_code)):
                     continue
                 copy, layout, code = _element(child, in_layout, in_code, id(child) in headers,
                                               base)
                 dst.children.append(copy)
                 pending.append((child, copy, layout, code))
-            elif id(child) not in holding:
+            else:
                 dst.children.extend(_text_free(child))
         stack.extend(reversed(pending))
     return root
 
 
 def _text_free(el: Element) -> list[Node]:
-    """What an element without text gives a kept box: its spaces (which
-    set code's words apart), line breaks and formulas."""
+    """What an element without kept text gives a kept box: nothing if it
+    holds text (the labels dropped it), else its spaces (which set code's
+    words apart), line breaks and formulas. The look stops early: such
+    elements are small, and one with text shows it soon."""
     if el.tag == FORMULA:
         return [el]
     out: list[Node] = []
     stack: list[Node] = [el]
+    seen = 0
     while stack:
         e = stack.pop()
+        seen += 1
         if isinstance(e, str):
+            if not e.isspace():
+                return []
             out.append(e)
+        elif seen > _TEXT_FREE_LOOK:
+            return []
         elif e.tag == "br" or e.tag == FORMULA:
             out.append(e if e.tag == FORMULA else Element("br"))
         else:
             stack.extend(reversed(e.children))
     return out
+
+
+_TEXT_FREE_LOOK = 64  # nodes: a larger element without text is a widget, not spacing
 
 
 def _gutter(el: Element, in_code: bool) -> bool:
@@ -165,6 +176,7 @@ def _gutter(el: Element, in_code: bool) -> bool:
     return digits
 
 
+_GUTTER_HINT = re.compile(r"ln|line|gutter|blob-num", re.IGNORECASE)
 _GUTTERS = frozenset({"lnt", "ln", "linenos", "linenodiv", "line-numbers-rows", "hljs-ln-numbers",
                       "gutter", "line-number", "line-numbers", "linenumber", "lineno",
                       "blob-num", "react-line-number", "code-line-number"})
