@@ -170,10 +170,12 @@ class Cleaner:
 
     def __init__(self, config: str | Path | Config | None = None,
                  model: str | Path | None = None, threshold: float | None = None,
-                 language: str | Sequence[str] | None = None):
+                 language: str | Sequence[str] | None = None, favor: str | None = None):
         if threshold is not None and not 0.0 <= threshold <= 1.0:
             raise VictorError(f"threshold {threshold:g}: must lie between 0 and 1 "
                               "(a probability that a block is content)")
+        if favor is not None and favor not in decoding.FAVOR_BARS:
+            raise VictorError(f"favor {favor!r}: choose one of {', '.join(decoding.FAVOR_BARS)}")
         if config is None:
             config = config_of(model) if model else DEFAULT_CONFIG
         self.config = config if isinstance(config, Config) else load_config(config)
@@ -187,6 +189,7 @@ class Cleaner:
         if disabled:
             self.selected = features.select_features(self.config, disabled)
         self.threshold = threshold
+        self.favor = favor
         self.languages = parse_languages(language) if language else ()
 
     def read(self, data: bytes | str, source: str = "-", url: str = "",
@@ -235,6 +238,8 @@ class Cleaner:
         result = Result(page, labels, columns, scores, self.model)
         result.labels, result.fallback = decoding.decode(
             labels, result.marginals, self.config.keep_above, self.config.floor_share)
+        result.labels = decoding.favored(result.labels, result.marginals, result.content,
+                                         self.favor)
         result.labels = decoding.whole_units(page, result.labels,
                                              content_probabilities(result.marginals),
                                              self.config.unit_share)
@@ -257,13 +262,14 @@ def _language_model(config: Config) -> PerplexityModel | None:
 def extract(html: bytes | str, config: str | Path | None = None, output: str = "text",
             *, model: str | Path | None = None, threshold: float | None = None,
             language: str | Sequence[str] | None = None,
-            url: str = "", source: str = "-",
+            url: str = "", source: str = "-", favor: str | None = None,
             links: bool = True, images: bool = True, tables: bool = True) -> str:
     """The page cleaned into one string, in any format of `victor clean
     --format` ("text", "markdown", "cleaneval", "jsonl", ...). `links`,
     `images` and `tables` False leave them out of markdown and html, as
     `--no-links`, `--no-images` and `--no-tables` do; `url` is the page's
-    address, which relative links resolve against.
+    address, which relative links resolve against; `favor` "precision" or
+    "recall" keeps less or more around what the model is sure of.
 
     `html` is bytes of any encoding or text already decoded; the two give
     the same result. The config's model is loaded on the first call and
@@ -272,13 +278,13 @@ def extract(html: bytes | str, config: str | Path | None = None, output: str = "
     message; a page that is neither str nor bytes raises TypeError."""
     if language is not None and not isinstance(language, str):
         language = ",".join(language)  # hashable, for the cache
-    return _cleaner(config or DEFAULT_CONFIG, model, threshold, language).clean(
+    return _cleaner(config or DEFAULT_CONFIG, model, threshold, language, favor).clean(
         html, source, url).render(output, Rendering(links, images, tables))
 
 
 @lru_cache(maxsize=4)
 def _cleaner(config: str | Path, model: str | Path | None, threshold: float | None,
-             language: str | None = None) -> Cleaner:
+             language: str | None = None, favor: str | None = None) -> Cleaner:
     """Loading takes longer than cleaning a page: a loop over `extract`
     must not pay it for every page."""
-    return Cleaner(config, model, threshold, language)
+    return Cleaner(config, model, threshold, language, favor)

@@ -53,7 +53,7 @@ def clean_main(args: argparse.Namespace) -> int:
     config = named if resolve(named).parent == CONFIG_DIR else _absolute(named)
     settings = workers.Settings(config, _absolute(args.model),
                                 args.threshold, int(args.max_size * 1_000_000), args.overwrite,
-                                args.timeout or None, args.language,
+                                args.timeout or None, args.language, args.favor,
                                 Rendering(not args.no_links, not args.no_images,
                                           not args.no_tables))
     try:
@@ -282,6 +282,9 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--language", metavar="CODES",
                     help="keep only pages whose cleaned text is in one of these languages "
                          "(ISO 639 codes, as en or en,de); the others are skipped, not failed")
+    ap.add_argument("--favor", choices=("precision", "recall"),
+                    help="keep less (precision) or more (recall) around what the model is "
+                         "sure of (docs/output.md)")
     ap.add_argument("--no-links", action="store_true",
                     help="markdown and html: a link's text without its address")
     ap.add_argument("--no-images", action="store_true",

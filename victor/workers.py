@@ -36,6 +36,7 @@ class Settings:
     overwrite: bool = False
     timeout: float | None = DEFAULT_TIMEOUT  # seconds a page may take; None: no limit
     languages: str | None = None  # "en,de": pages in other languages are skipped
+    favor: str | None = None  # --favor precision|recall
     # What markdown and html leave out: --no-links, --no-images, --no-tables.
     rendering: Rendering = field(default_factory=Rendering)
 
@@ -70,7 +71,8 @@ def worker_cleaner(settings: Settings) -> Cleaner:
     process (pool or Dask) loads the model once and keeps it for every chunk
     it is sent; keeping it per thread as well means a Dask worker running
     several threads never shares one model's caches between them."""
-    key = (settings.config, settings.model, settings.threshold, settings.languages)
+    key = (settings.config, settings.model, settings.threshold, settings.languages,
+           settings.favor)
     cached = getattr(_worker, "cleaner", None)
     if cached is None or cached[0] != key:
         from victor.cleaner import Cleaner

@@ -26,6 +26,12 @@ from victor.tidy import FORMULA, Element, Node
 
 # Boxes that may become a heading when every kept word in them is a header.
 _RETITLED = frozenset("div p section header center article aside hgroup".split())
+# Elements copied with no attribute and under their own name (but a box
+# that the labels make a heading): what _element does not need to see.
+_PLAIN = frozenset(
+    "div p span section article header footer aside main nav strong b em i u s small mark "
+    "ul li dl dt dd h1 h2 h3 h4 h5 h6 blockquote figure figcaption label font sup sub br "
+    "cite dfn kbd samp var hgroup address details summary".split())
 _TABLE_PARTS = frozenset("tbody thead tfoot tr td th caption colgroup col".split())
 # What a clean tree keeps of an element's attributes.
 _ATTRIBUTES = {"a": ("href", "title"), "img": ("src", "alt", "title"), "td": ("colspan", "rowspan"),
@@ -115,11 +121,16 @@ def _copy(body: Element, runs, marked, headers, base: str) -> Element:
                 dst.children.append(child)  # whitespace no block holds
             elif id(child) in marked:
                 cls = child.attrs.get("class")
-                if (cls and _classes(child) & _RENDERED_MATH
+                if (cls and ("katex" in cls or "MathJax" in cls) and _classes(child) & _RENDERED_MATH
                         or (in_code or cls and _GUTTER_HINT.search(cls)) and _gutter(child, in_code)):
                     continue
-                copy, layout, code = _element(child, in_layout, in_code, id(child) in headers,
-                                              base)
+                tag = child.tag
+                if tag in _PLAIN:  # most elements: copied bare
+                    copy = Element("h2" if tag in _RETITLED and id(child) in headers else tag)
+                    layout, code = in_layout, in_code
+                else:
+                    copy, layout, code = _element(child, in_layout, in_code,
+                                                  id(child) in headers, base)
                 dst.children.append(copy)
                 pending.append((child, copy, layout, code))
             else:

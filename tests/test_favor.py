@@ -1,0 +1,52 @@
+"""`--favor precision|recall` (issue 31): precision keeps only what the
+model is sure enough of, recall also keeps what it finds fairly likely; both
+on the calibrated content probability a user reads in the jsonl record."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from repo_data import ROOT
+
+from victor import decoding
+from victor.cleaner import Cleaner
+from victor.errors import VictorError
+from victor.inputs import read_input
+from victor.labels import OTHER
+
+PAGE = ROOT / "data" / "wcxb" / "0009.html.gz"
+
+
+def kept(result) -> set[int]:
+    return {i for i, lab in enumerate(result.labels) if lab != OTHER}
+
+
+def test_precision_keeps_less_and_recall_more_on_a_real_page():
+    page = read_input(str(PAGE))
+    plain = Cleaner().clean(page)
+    precise = Cleaner(favor="precision").clean(page)
+    loose = Cleaner(favor="recall").clean(page)
+    assert kept(precise) < kept(plain) < kept(loose)
+    bar = decoding.FAVOR_BARS
+    # Code blocks and data tables are decided whole afterwards, so the bars
+    # hold for the other blocks.
+    units = {i for u in decoding.units(plain.page.blocks) for i in u}
+    assert all(precise.content[i] >= bar["precision"] for i in kept(precise) - units)
+    assert all(i in kept(loose) for i, p in enumerate(loose.content)
+               if p >= bar["recall"] and i not in units)
+
+
+def test_an_unknown_favor_is_a_one_line_error():
+    with pytest.raises(VictorError, match="favor 'speed': choose one of precision, recall"):
+        Cleaner(favor="speed")
+
+
+def test_the_command_takes_favor():
+    out = subprocess.run([sys.executable, str(ROOT / "clean.py"), "--format", "text", "--favor",
+                          "precision", str(PAGE)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    default = subprocess.run([sys.executable, str(ROOT / "clean.py"), "--format", "text",
+                              str(PAGE)], capture_output=True, text=True, timeout=120)
+    assert len(out.stdout.split()) < len(default.stdout.split())
