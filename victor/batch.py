@@ -203,17 +203,22 @@ class _Batch:
             if outcomes is None:
                 outcomes = self._outcomes(fut, chunk)
             for (text, error, skipped), route in zip(outcomes, chunk.routes):
-                if skipped:
-                    self.report.other_language += 1
-                elif error is not None:
-                    self.report.failed.append((route.source, error))
-                else:
-                    self.report.done += 1
-                    if text is not None and route.sink is not None:
-                        route.sink(text)
+                if self.tally(route.source, error, skipped) and text is not None \
+                        and route.sink is not None:
+                    route.sink(text)
                 self.done_bytes += route.weight
         if self.on_progress is not None:
             self.on_progress(self.report, self.done_bytes / self.total if self.total else None)
+
+    def tally(self, source: str, error: str | None, skipped: bool) -> bool:
+        """Counts a page's outcome in the report; whether it was cleaned."""
+        if skipped:
+            self.report.other_language += 1
+        elif error is not None:
+            self.report.failed.append((source, error))
+        else:
+            self.report.done += 1
+        return not skipped and error is None
 
     def hand_over(self, entry: _Finish | None = None) -> None:
         """Sends the chunk being filled (and then `entry`) into the window,
@@ -250,12 +255,7 @@ class _Batch:
                 continue
             for (_, error, skipped), route in zip(fut.result(), chunk.routes):
                 if route.sink is None:
-                    if skipped:
-                        self.report.other_language += 1
-                    elif error is not None:
-                        self.report.failed.append((route.source, error))
-                    else:
-                        self.report.done += 1
+                    self.tally(route.source, error, skipped)
         # In one process, the chunk being cleaned when Ctrl-C came has no
         # future: its pages whose output is there now were written by it.
         for item in self.chunk.items:
