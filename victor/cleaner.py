@@ -238,11 +238,14 @@ class Cleaner:
         result = Result(page, labels, columns, scores, self.model)
         result.labels, result.fallback = decoding.decode(
             labels, result.marginals, self.config.keep_above, self.config.floor_share)
-        result.labels = decoding.favored(result.labels, result.marginals, result.content,
-                                         self.favor)
-        result.labels = decoding.whole_units(page, result.labels,
-                                             content_probabilities(result.marginals),
-                                             self.config.unit_share)
+        if self.favor is not None:
+            result.labels = decoding.favored(result.labels, result.marginals, result.content,
+                                             self.favor)
+        found = decoding.units(page.blocks) if self.config.unit_share is not None else []
+        if found:
+            result.labels = decoding.whole_units(page, result.labels,
+                                                 content_probabilities(result.marginals),
+                                                 self.config.unit_share, found)
         if self.threshold is not None:
             result.labels = decoding.above_threshold(result.labels, result.content,
                                                      self.threshold)

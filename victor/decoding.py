@@ -140,7 +140,12 @@ def above_threshold(labels: Sequence[str], content: Sequence[float],
 
 def units(blocks) -> list[list[int]]:
     """The blocks of each code block (`<pre>`) and data table of a page,
-    by the outermost such element they sit in."""
+    by the outermost such element they sit in. Every element a block sits
+    in was opened in the tags some block passed (`Block.splits`): a page
+    that opened no pre and no table has no unit, and is not looked at
+    further."""
+    if not any("pre" in b.splits or "table" in b.splits for b in blocks):
+        return []
     grouped: dict[int, list[int]] = {}
     tables: dict[int, bool] = {}
     for b in blocks:
@@ -159,15 +164,16 @@ def units(blocks) -> list[list[int]]:
 
 
 def whole_units(page, labels: Sequence[str], content: Sequence[float],
-                share: float | None) -> list[str]:
+                share: float | None, found: list[list[int]] | None = None) -> list[str]:
     """Each unit (`units`) kept whole, its dropped blocks as paragraphs,
     when its blocks' content probability weighted by their words reaches
     `share`, else dropped whole. The probability is the CRF's own, as for
-    `keep-above`; None leaves the labels as they are."""
+    `keep-above`; None leaves the labels as they are. `found`: the page's
+    units, where the caller has them already."""
     out = list(labels)
     if share is None:
         return out
-    for unit in units(page.blocks):
+    for unit in units(page.blocks) if found is None else found:
         weights = [len(page.blocks[i].text.split()) for i in unit]
         mean = sum(w * content[i] for w, i in zip(weights, unit)) / max(sum(weights), 1)
         keep = mean >= share
