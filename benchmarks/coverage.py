@@ -27,7 +27,7 @@ from benchmarks.common import DATA, collection_pages, gold_words, table
 from victor.cleaner import Cleaner
 from victor.config import shipped_configs
 from victor.inputs import read_input
-from victor.limits import DEFAULT_TIMEOUT
+from victor.timeout import DEFAULT_TIMEOUT
 from victor.text import words
 from victor.workers import Item, clean_item
 

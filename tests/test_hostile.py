@@ -32,7 +32,8 @@ from victor.config import load_config, shipped_configs
 from victor.encoding import decode
 from victor.errors import EMPTY_PAGE, NO_TEXT, VictorError
 from victor.inputs import read_input
-from victor.limits import DEFAULT_TIMEOUT, MAX_DEPTH, limit_depth
+from victor.depth import MAX_DEPTH, limit_depth
+from victor.timeout import DEFAULT_TIMEOUT
 from victor.page import read_page
 from victor.text import collapse, words
 

@@ -17,7 +17,7 @@ from repo_data import CLEANEVAL, DRAGNET
 
 from victor.blocks import split_blocks
 from victor.encoding import decode
-from victor.limits import MAX_DEPTH
+from victor.depth import MAX_DEPTH
 from victor.preclean import preclean
 from victor.swallowed import recover_swallowed
 from victor.tidy import PARSERS, parse

@@ -23,7 +23,7 @@ import victor
 from victor import batch, files, inputs, workers
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, resolve
 from victor.errors import VictorError
-from victor.limits import DEFAULT_TIMEOUT
+from victor.timeout import DEFAULT_TIMEOUT
 from victor.output import Rendering
 
 INTERRUPTED = 130  # what a shell reports for a program stopped by Ctrl-C

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from victor.limits import RAW_TEXT, TOKEN
+from victor.depth import RAW_TEXT, TOKEN
 
 # An element whose content is text up to its own closing tag (or, for
 # noscript, an element the cleaning deletes whole), or a comment, that is
@@ -54,7 +54,7 @@ def recover_swallowed(text: str) -> tuple[str, list[str]]:
     """The markup with each raw-text element or comment that runs unclosed
     to the end of the page, taking at least SWALLOWED_SHARE of it, closed
     at the first point after its start tag that looks like markup; and a
-    note for each (`unclosed <title>`). The page is scanned as limits.TOKEN
+    note for each (`unclosed <title>`). The page is scanned as depth.TOKEN
     reads it, so a `<title>` inside a script or comment is no start tag.
     Pages without such an element come back as they are."""
     notes: list[str] = []

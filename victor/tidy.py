@@ -16,7 +16,7 @@ from typing import Callable, Union
 
 from victor.encoding import decode, drop_controls, sniff
 from victor.errors import VictorError
-from victor.limits import MAX_DEPTH, limit_depth
+from victor.depth import MAX_DEPTH, limit_depth
 from victor.swallowed import recover_swallowed
 
 Node = Union["Element", str]
@@ -50,7 +50,7 @@ FlatTree = list[tuple[str, dict[str, str], list[Union[str, int]]]]
 def flatten(roots: list[Element]) -> tuple[FlatTree, dict[int, int]]:
     """The trees under `roots` as a flat list, and each element's index in
     it (by id). Pickle walks a tree by recursion, which a page nested a few
-    hundred elements deep (as deep as victor/limits.py lets it) exceeds."""
+    hundred elements deep (as deep as victor/depth.py lets it) exceeds."""
     index: dict[int, int] = {}
     order: list[Element] = []
     stack = list(reversed(roots))
@@ -220,7 +220,7 @@ def parse(data: bytes | str, parser: str = DEFAULT_PARSER, declared: str | None 
     """Bytes or text to a tree. `declared` is an encoding named outside the
     page (an HTTP header), tried before the page's own declarations. Bytes
     that are clearly no page (`sniff`) are refused naming `source`; nesting
-    deeper than `limits.MAX_DEPTH` is flattened (see _LEXBOR_UNSCANNED).
+    deeper than `depth.MAX_DEPTH` is flattened (see _LEXBOR_UNSCANNED).
     Text is already decoded: its encoding is given as ""."""
     try:
         build = PARSERS[parser]

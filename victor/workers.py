@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable
 from victor.errors import OtherLanguage, VictorError
 from victor.files import write_atomic
 from victor.inputs import check_size, read_input
-from victor.limits import DEFAULT_TIMEOUT, time_limit
+from victor.timeout import DEFAULT_TIMEOUT, time_limit
 from victor.output import Rendering
 
 if TYPE_CHECKING:

@@ -1,17 +1,11 @@
-"""Bounds on what one page may cost, so that a batch keeps moving whatever
-a crawl delivers: a time limit per page, and a limit on how deep elements
-nest, which keeps parsing linear and the blocks' container paths short.
-"""
+"""A limit on how deep elements nest, which keeps parsing linear and the
+blocks' container paths short whatever a crawl delivers; and the one
+tokenising of raw markup that the limit and the recovery of swallowed
+elements share."""
 
 from __future__ import annotations
 
 import re
-import signal
-import threading
-from contextlib import contextmanager
-from typing import Iterator
-
-from victor.errors import VictorError
 
 # Elements nested deeper than this are kept, but as empty siblings at this
 # depth, as Blink's parser does at 512. The deepest page of the training
@@ -21,8 +15,6 @@ from victor.errors import VictorError
 # tag, takes time quadratic in the depth, and every block's container path
 # as long as the depth takes memory quadratic in it.
 MAX_DEPTH = 256
-
-DEFAULT_TIMEOUT = 60.0
 
 # Tags that never deepen the nesting: void elements, and elements the
 # parser closes by itself (their depth is bounded by their parents').
@@ -87,29 +79,3 @@ def limit_depth(text: str, max_depth: int = MAX_DEPTH) -> str:
             at = m.end()
     parts.append(text[at:])
     return "".join(parts)
-
-
-@contextmanager
-def time_limit(seconds: float | None, source: str) -> Iterator[None]:
-    """Raises a VictorError naming `source` in the code run inside it once
-    `seconds` have passed, so that a page that takes too long is reported
-    and the worker goes on with the next one. SIGALRM interrupts Python
-    code between bytecodes: a call into C (a parser, crfsuite) finishes
-    first, which the depth limit above and the size limit keep to seconds.
-    Signals reach only the main thread; elsewhere (a Dask worker's task
-    thread) the code runs without a limit."""
-    if not seconds or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def expire(signum, frame):
-        raise VictorError(f"{source}: took longer than {seconds:g} s to clean; skipped "
-                          "(raise --timeout to allow more)")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
