@@ -34,7 +34,7 @@ def page_files(folders: list[str | Path], sample: int | None = None, seed: int =
     """All pages of each folder (NAME.html, or NAME.html.gz as WCXB's are
     kept), or a random `sample` of each (seeded, so that every run and
     every tool gets the same pages)."""
-    from victor.inputs import is_page_name
+    from victor.batch.inputs import is_page_name
 
     out = []
     for folder in folders:
@@ -51,14 +51,14 @@ def page_files(folders: list[str | Path], sample: int | None = None, seed: int =
 def page_megabytes(files: list[Path]) -> float:
     """The pages' size as the cleaners get them: a .html.gz page counts
     decompressed."""
-    from victor.inputs import read_input
+    from victor.batch.inputs import read_input
 
     return sum(len(read_input(str(f))) if f.name.lower().endswith(".gz") else f.stat().st_size
                for f in files) / 1e6
 
 
 def load_pages(folders: list[str | Path], sample: int | None = None, seed: int = 0) -> list[RawPage]:
-    from victor.inputs import page_stem, read_input
+    from victor.batch.inputs import page_stem, read_input
 
     return [RawPage(f.parent.parent.name if f.parent.name == "html" else f.parent.name,
                     page_stem(f.name), read_input(str(f)))
@@ -87,7 +87,7 @@ def collection_pages(folder: str | Path) -> list[tuple[Path, Path | None]]:
     """Every page of a collection with its gold file, if it has one: either
     html/NAME.html[.gz] with gold/NAME.txt (../shared/data) or NAME.html[.gz]
     with NAME.txt beside it (the repo's data/)."""
-    from victor.inputs import is_page_name, page_stem
+    from victor.batch.inputs import is_page_name, page_stem
 
     folder = Path(folder)
     pages = html_dir(folder)
@@ -103,14 +103,14 @@ def collection_pages(folder: str | Path) -> list[tuple[Path, Path | None]]:
 
 def bag_f1(text: str, gold: str) -> float:
     """WCXB's page score: F1 of the lowercased \\w+ tokens as multisets."""
-    from victor.evaluate import bag_overlap
+    from victor.training.evaluate import bag_overlap
 
     return bag_overlap(re.findall(r"\w+", text.lower()), re.findall(r"\w+", gold.lower())).f1
 
 
 def gold_words(path: Path) -> str:
-    """The gold's words, as victor.align reads gold files of any of the
+    """The gold's words, as victor.annotation.align reads gold files of any of the
     collections (CleanEval markers and Dragnet's comments cut off)."""
-    from victor.align import read_gold
+    from victor.annotation.align import read_gold
 
     return " ".join(read_gold(path).words)

@@ -7,7 +7,7 @@ more comes out empty while the page holds that text.
 The collections default to those in ../shared/data (cleaneval-dev,
 dragnet-train, wcxb-dev: html/ and gold/), or the repo's data/ folders
 (NAME.html[.gz] with NAME.txt gold beside) when shared/ is not there.
-Pages are cleaned the way a batch cleans them (victor.workers.clean_item:
+Pages are cleaned the way a batch cleans them (victor.batch.workers.clean_item:
 read, time limit, plain text). Prints, per config and collection, the
 pages, the failed ones and the empty outputs whose gold has GOLD_WORDS
 words or more that the page's own blocks hold too, then each failure and
@@ -26,10 +26,10 @@ from pathlib import Path
 from benchmarks.common import DATA, collection_pages, gold_words, table
 from victor.cleaner import Cleaner
 from victor.config import shipped_configs
-from victor.inputs import read_input
-from victor.timeout import DEFAULT_TIMEOUT
-from victor.text import words
-from victor.workers import Item, clean_item
+from victor.batch.inputs import read_input
+from victor.batch.timeout import DEFAULT_TIMEOUT
+from victor.reading.text import words
+from victor.batch.workers import Item, clean_item
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLD_WORDS = 5

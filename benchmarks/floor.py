@@ -23,7 +23,7 @@ from benchmarks.common import bag_f1, collection_pages, gold_words, table
 from victor.cleaner import Cleaner
 from victor.decoding import FLOOR_CAP, floor
 from victor.config import shipped_configs
-from victor.inputs import read_input
+from victor.batch.inputs import read_input
 from victor.output import plain_text
 
 ROOT = Path(__file__).resolve().parents[1]

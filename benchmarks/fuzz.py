@@ -46,8 +46,8 @@ from test_properties import (PARSERS, charset_labels, clean_or_refuse,  # noqa: 
 from victor.cleaner import Cleaner  # noqa: E402
 from victor.config import shipped_configs  # noqa: E402
 from victor.files import write_atomic  # noqa: E402
-from victor.timeout import time_limit  # noqa: E402
-from victor.workers import exit_with_parent  # noqa: E402
+from victor.batch.timeout import time_limit  # noqa: E402
+from victor.batch.workers import exit_with_parent  # noqa: E402
 
 # Examples in a round of one property under one config; rounds alternate
 # so that every pair gets its share of any budget.

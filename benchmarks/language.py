@@ -1,4 +1,4 @@
-"""The language of the cleaned text (victor/language.py), measured: how
+"""The language of the cleaned text (victor/output/language.py), measured: how
 often it agrees with what the page declares (`<html lang>`, meta tags)
 and with the language of the person's gold text, and what identifying it
 costs a page. The pages where they disagree are written out, to be read
@@ -22,8 +22,8 @@ from pathlib import Path
 from benchmarks.common import collection_pages
 from victor.cleaner import Cleaner
 from victor.errors import VictorError
-from victor.inputs import read_input
-from victor.language import SAMPLE_CHARS, identify
+from victor.batch.inputs import read_input
+from victor.output.language import SAMPLE_CHARS, identify
 
 ROOT = Path(__file__).resolve().parents[1]
 

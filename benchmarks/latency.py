@@ -58,8 +58,8 @@ def template_expansion() -> float:
 
 
 def scoring() -> float:
-    from victor.evaluate import read_cleaneval, word_overlap
-    from victor.text import words
+    from victor.training.evaluate import read_cleaneval, word_overlap
+    from victor.reading.text import words
 
     gold = words(read_cleaneval(DATA / "cleaneval/33.txt").text)
     extracted = gold[:5000] + ["noise"] * 3000 + gold[9000:]
@@ -75,8 +75,8 @@ def annotation_keys() -> float:
     from prompt_toolkit.output import DummyOutput
 
     from victor.config import load_config
-    from victor.labelling import open_session
-    from victor.tui import application
+    from victor.annotation.labelling import open_session
+    from victor.annotation.tui import application
 
     page_down, page_up = "\x1b[6~", "\x1b[5~"
     with tempfile.TemporaryDirectory(prefix="victor-latency-") as folder:

@@ -1,7 +1,7 @@
 """Which HTML parser should tidy use? Speed and agreement with the
 reference HTML5 parser (html5lib), on the same pages.
 
-For each parser of `victor.tidy.PARSERS`:
+For each parser of `victor.reading.tidy.PARSERS`:
 - pages/s of `tidy.parse` (decoding + tree), of the tree alone (text
   already decoded), and of parse + preclean + blocks (`read_page`);
 - agreement of its block sequence with html5lib's, page by page: the two
@@ -29,9 +29,9 @@ from rapidfuzz.distance import LCSseq
 
 from benchmarks.common import CLEANEVAL, RawPage, load_pages, table
 from victor.config import Config, load_config
-from victor.encoding import decode
-from victor.page import read_page
-from victor.tidy import PARSERS, parse
+from victor.reading.encoding import decode
+from victor.reading.page import read_page
+from victor.reading.tidy import PARSERS, parse
 
 REFERENCE = "html5lib"
 

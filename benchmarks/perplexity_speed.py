@@ -11,9 +11,9 @@ import sys
 import time
 from pathlib import Path
 
-from victor.ngram import text_paragraphs
+from victor.perplexity.ngram import text_paragraphs
 from victor.perplexity import DEFAULT_MODEL, PerplexityModel
-from victor.text import sentences
+from victor.reading.text import sentences
 
 # shared/ sits beside the clone in CI and at /work/shared on developers' machines.
 _DATA = next(

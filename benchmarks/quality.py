@@ -6,7 +6,7 @@ For each annotated collection in the repo's data/ (CleanEval's development
 set, 60% of Dragnet, WCXB's development split):
 
 - Victor by 5-fold cross-validation with folds grouped by web site
-  (victor.folds): the default config trained on all three collections, the
+  (victor.training.folds): the default config trained on all three collections, the
   `cleaneval` config on CleanEval, the `article` config on Dragnet;
 - trafilatura with comments off and on, readability-lxml, resiliparse,
   jusText, and keeping every block, on the same pages.
@@ -19,13 +19,13 @@ WCXB: scores by page type, and the share of the benchmark's `with` snippets
 found and of its `without` snippets wrongly kept. Then a transfer table
 (the default config trained on one collection and tested on each other,
 and trained on all but one and tested on it), and the calibration of the
-content probability (victor/calibration.py): the temperature fitted on
+content probability (victor/decoding/calibration.py): the temperature fitted on
 every collection's held-out blocks and on all but one, the calibration
 error before and after, blocks by probability band against the share
 that is content, and word precision and recall at each `--threshold`.
 Last, each config's held-out predictions, and the default config's
 transfer runs (trained on all but one collection), decoded at other values
-of its `keep-above` and `floor-share` (victor/decoding.py), the figures
+of its `keep-above` and `floor-share` (victor/decoding/), the figures
 their values were chosen by.
 With --record-calibration (every page only), each config's fitted
 calibration is recorded in its shipped model, as `learn.py --calibrate 5`
@@ -56,12 +56,14 @@ from typing import Callable, Sequence
 
 from benchmarks.common import table
 from benchmarks.peers import PEERS
-from victor import calibration, crf, decoding, evaluate, files, learning, output
-from victor.align import read_gold
+from victor import crf, decoding, files, output
+from victor.decoding import calibration
+from victor.training import evaluate, learning
+from victor.annotation.align import read_gold
 from victor.annotation import load_annotation
 from victor.config import DEFAULT_CONFIG, load_config
-from victor.inputs import read_input
-from victor.text import words
+from victor.batch.inputs import read_input
+from victor.reading.text import words
 
 ROOT = Path(__file__).resolve().parent.parent
 COLLECTIONS = {"cleaneval-dev": ROOT / "data" / "cleaneval",
@@ -103,7 +105,7 @@ def pages_of(collection: str, sample: int | None, seed: int = 0) -> list[Page]:
 # --- the peers ---------------------------------------------------------------
 
 def _every_block(config_name: str) -> Callable[[bytes], str]:
-    from victor.page import read_page
+    from victor.reading.page import read_page
 
     config = load_config(config_name)
     return lambda data: "\n".join(b.text for b in read_page(data, config).blocks)
@@ -424,7 +426,7 @@ def decoding_table(pages: dict[str, list[Page]], run: Run, config) -> str:
     """Each collection's word F1 (LCS / bag-of-words) and WCXB's by page
     type when the same held-out predictions are decoded with other values
     of the config's `keep-above` (its floor-share kept) and of its
-    `floor-share` (its keep-above kept): victor/decoding.py. "-": the best
+    `floor-share` (its keep-above kept): victor/decoding/. "-": the best
     path and the floor alone."""
     kinds = sorted({p.page_type for p in pages.get("wcxb-dev", [])})
     settings = [(f"keep-above {bar if bar is not None else '-'}", bar, config.floor_share)
@@ -497,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
              for name, run in cv.items()}) + "\n")
     fitted = fit_temperatures(pages, default)
     print(f"Calibration of the {DEFAULT_CONFIG} config's content probability (cross-validated), "
-          "by temperature scaling (victor/calibration.py): expected calibration error and log "
+          "by temperature scaling (victor/decoding/calibration.py): expected calibration error and log "
           "loss of the blocks, uncalibrated, at the temperature fitted on the other "
           "collections' blocks, and at the one fitted on every collection's (as "
           "`learn.py --calibrate` fits it):\n")
@@ -511,7 +513,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, run in cv.items():
         config = load_config(name)
         print(f"The {name} config's held-out predictions decoded with other settings "
-              f"(victor/decoding.py; it has keep-above {config.keep_above}, floor-share "
+              f"(victor/decoding/; it has keep-above {config.keep_above}, floor-share "
               f"{config.floor_share}):\n")
         print(decoding_table({c: ps for c, ps in pages.items()
                               if all(p.anno in run.paths for p in ps)}, run, config) + "\n")

@@ -38,7 +38,7 @@ from typing import Callable
 from benchmarks.common import CLEANEVAL, page_files, page_megabytes, table
 from benchmarks.peers import PEERS
 from victor.config import DEFAULT_CONFIG
-from victor.inputs import read_input
+from victor.batch.inputs import read_input
 
 # Cleans all the pages given; returns what failed, one line a page.
 Runner = Callable[[list[Path]], list[str]]
@@ -62,7 +62,7 @@ def per_page(clean: Callable[[bytes], object]) -> Runner:
 
 def victor_blocks(opts: argparse.Namespace) -> Runner | str:
     from victor.config import load_config
-    from victor.page import read_page
+    from victor.reading.page import read_page
 
     config = load_config(opts.config)
     return per_page(lambda data: read_page(data, config))
@@ -71,7 +71,7 @@ def victor_blocks(opts: argparse.Namespace) -> Runner | str:
 def victor_features(opts: argparse.Namespace) -> Runner | str:
     from victor import features, perplexity
     from victor.config import load_config
-    from victor.page import read_page
+    from victor.reading.page import read_page
 
     config = load_config(opts.config)
     if not features.select_features(config):
@@ -106,7 +106,8 @@ def victor_batch(opts: argparse.Namespace, jobs: int | None = None) -> Runner | 
     """clean.py -j N: the batch runner, writing CleanEval files to a
     temporary folder; in one process (-j 1) when `jobs` is 1, else in
     --jobs worker processes."""
-    from victor import batch, inputs, workers
+    from victor import batch
+    from victor.batch import inputs, workers
     from victor.cleaner import Cleaner
     from victor.errors import VictorError
 

@@ -48,10 +48,11 @@ from typing import Callable
 
 from benchmarks.common import bag_f1, table
 from benchmarks.peers import unwrapped
-from victor import decoding, learning, output
+from victor import decoding, output
+from victor.training import learning
 from victor.config import DEFAULT_CONFIG, Config, load_config
-from victor.inputs import read_input
-from victor.tidy import Element, parse
+from victor.batch.inputs import read_input
+from victor.reading.tidy import Element, parse
 
 ROOT = Path(__file__).resolve().parent.parent
 WCXB = ROOT / "data" / "wcxb"

@@ -7,8 +7,8 @@ a command line to train, score and calibrate language models.
     python -m research.perplexity score [--model LM] "a sentence"
     python -m research.perplexity calibrate DATA_DIR...
 
-The model itself (training and scoring) is victor/ngram.py and
-victor/perplexity.py; docs/perplexity.md.
+The model itself (training and scoring) is victor/perplexity/ngram.py and
+victor/perplexity/; docs/perplexity.md.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from typing import Sequence
 import numpy as np
 
 from victor.errors import VictorError
-from victor.ngram import sentence_words, text_paragraphs, train
+from victor.perplexity.ngram import sentence_words, text_paragraphs, train
 from victor.perplexity import DEFAULT_MODEL, PerplexityModel
-from victor.text import collapse
+from victor.reading.text import collapse
 
 # --- calibration ----------------------------------------------------------------
 

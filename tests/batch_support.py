@@ -19,7 +19,8 @@ def model_for_tests(folder: Path) -> str:
     """The shipped model when there is one; else a small one trained here on
     a dozen annotated CleanEval pages, so that the batch machinery can be
     tested before (and independently of) the real model."""
-    from victor import crf, learning
+    from victor import crf
+    from victor.training import learning
     from victor.config import load_config
     from victor.errors import VictorError
 

@@ -1,4 +1,4 @@
-"""The quality gate: per shipped config, the word F1 (victor.evaluate's LCS
+"""The quality gate: per shipped config, the word F1 (victor.training.evaluate's LCS
 measure, micro-averaged) of a model on a fixed set of pages of data/ that
 the model was not trained on, against a floor. A change that makes Victor
 clean worse fails it, and says by how much and where.
@@ -50,11 +50,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from victor import evaluate, learning, output  # noqa: E402
+from victor import output  # noqa: E402
+from victor.training import evaluate, learning
 from victor.cleaner import Cleaner  # noqa: E402
 from victor.config import MODEL_DIR, load_config  # noqa: E402
 from victor.crf import read_metadata  # noqa: E402
-from victor.inputs import read_input  # noqa: E402
+from victor.batch.inputs import read_input  # noqa: E402
 
 GATE = ROOT / "tests" / "expected" / "quality-gate.json"
 DATA = ROOT / "data"

@@ -14,15 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from victor import evaluate
-from victor.align import label_from_gold, markup_kind, parse_gold, read_gold
+from victor.training import evaluate
+from victor.annotation.align import label_from_gold, markup_kind, parse_gold, read_gold
 from victor.annotation import (Annotation, annotate_from_gold, attach, export, label_stats,
                                load_annotation, load_training_page, read_page_file,
                                save_annotation)
 from victor.config import load_config
 from victor.errors import VictorError
-from victor.page import read_page
-from victor.text import words
+from victor.reading.page import read_page
+from victor.reading.text import words
 
 ROOT = Path(__file__).resolve().parent.parent
 CLEANEVAL = ROOT / "data" / "cleaneval"

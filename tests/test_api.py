@@ -4,7 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from victor import Cleaner, evaluate
+from victor import Cleaner
+from victor.training import evaluate
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "cleaneval"
 
@@ -23,7 +24,7 @@ def test_cleaning_imports_no_optional_part_it_does_not_use():
     nor the WARC reader, nor Dask."""
     probe = ("import sys, victor, victor.cli, victor.batch\n"
              "victor.extract(open('data/cleaneval/1.html', 'rb').read())\n"
-             "heavy = ('kenlm', 'victor.perplexity', 'victor.ngram', 'fastwarc', 'dask', "
+             "heavy = ('kenlm', 'victor.perplexity', 'victor.perplexity.ngram', 'fastwarc', 'dask', "
              "'distributed')\n"
              "print(sorted(m for m in heavy if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
@@ -32,7 +33,7 @@ def test_cleaning_imports_no_optional_part_it_does_not_use():
 
 
 def test_importing_a_stage_does_not_load_the_crf():
-    probe = "import sys, victor.text, victor.tidy; print('victor.crf' in sys.modules)"
+    probe = "import sys, victor.reading.text, victor.reading.tidy; print('victor.crf' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True, cwd=DATA.parent.parent)
     assert out.stdout.strip() == "False"

@@ -20,7 +20,7 @@ from victor.cleaner import Cleaner
 from victor.config import ROOT, load_config, settings
 from victor.crf import load_template
 from victor.features import select_features
-from victor.text import words
+from victor.reading.text import words
 
 DRAGNET = ROOT / "data" / "dragnet"
 # The line after which Dragnet's gold goes on with the page's comments.

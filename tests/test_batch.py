@@ -23,8 +23,8 @@ from victor.batch import Report
 from victor.cli import progress_line
 from victor.errors import VictorError
 from victor.files import make_folder
-from victor.inputs import discover, plan
-from victor.workers import Settings
+from victor.batch.inputs import discover, plan
+from victor.batch.workers import Settings
 
 CLEANEVAL = pages(CLEANEVAL_DIR)[:10]
 # Thirty real news pages, about two seconds of work for one process.

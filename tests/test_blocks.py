@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from victor.config import Config, load_config
-from victor.page import read_page
+from victor.reading.page import read_page
 
 
 @pytest.fixture(scope="module")

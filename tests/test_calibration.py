@@ -1,4 +1,4 @@
-"""The content probability's calibration (victor/calibration.py): a
+"""The content probability's calibration (victor/decoding/calibration.py): a
 temperature fitted on held-out blocks, recorded in the model, that moves
 what a probability says and never which blocks are kept."""
 
@@ -12,7 +12,9 @@ import sys
 
 import pytest
 
-from victor import calibration, crf, learning
+from victor import crf
+from victor.decoding import calibration
+from victor.training import learning
 from victor.cleaner import Cleaner
 from victor.config import load_config, shipped_configs
 from victor.errors import VictorError

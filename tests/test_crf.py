@@ -16,8 +16,8 @@ from victor.crf import (
     train,
 )
 from victor.errors import VictorError
-from victor.inputs import read_input
-from victor.page import read_page
+from victor.batch.inputs import read_input
+from victor.reading.page import read_page
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from victor import learning
+from victor.training import learning
 from victor.config import load_config
 from victor.crf.cutoff import rare_items, without
 

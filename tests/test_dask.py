@@ -8,10 +8,10 @@ from batch_support import crawl_warc, model_for_tests
 from repo_data import CLEANEVAL, pages
 
 from victor import batch
-from victor.cluster import run_dask
+from victor.batch.cluster import run_dask
 from victor.errors import VictorError
-from victor.inputs import plan
-from victor.workers import Settings
+from victor.batch.inputs import plan
+from victor.batch.workers import Settings
 
 pytest.importorskip("distributed")
 

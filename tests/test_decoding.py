@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from victor.calibration import content_probabilities
+from victor.decoding.calibration import content_probabilities
 from victor.cleaner import Cleaner
 from victor.config import shipped_configs
 from victor.decoding import content_label, decode, keep_likely
-from victor.inputs import read_input
+from victor.batch.inputs import read_input
 
 ROOT = Path(__file__).resolve().parents[1]
 WCXB = ROOT / "data" / "wcxb"
@@ -90,7 +90,7 @@ def test_cleaning_decodes_a_real_page_by_these_rules(config):
     """WCXB 0147, a news site's listing, under every shipped config: the
     labels a user gets are the decoding of the model's own path and
     marginals with the config's keep-above and floor-share, which
-    cross-validation uses too (victor.learning.score_fold)."""
+    cross-validation uses too (victor.training.learning.score_fold)."""
     cleaner = Cleaner(config)
     page = WCXB / "0147.html.gz"
     result = cleaner.clean(read_input(str(page)), str(page))

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from victor import learning
+from victor.training import learning
 from victor.config import load_config
 from victor.crf import CRF, load_model, load_template
 from victor.errors import VictorError

@@ -1,7 +1,7 @@
 import pytest
 
 from victor.errors import VictorError
-from victor.evaluate import (
+from victor.training.evaluate import (
     Overlap,
     content_accuracy,
     label_accuracy,
@@ -12,7 +12,7 @@ from victor.evaluate import (
     shingle_overlap,
     word_overlap,
 )
-from victor.text import words
+from victor.reading.text import words
 
 from repo_data import CLEANEVAL as GOLD  # NAME.txt: the gold beside each page
 

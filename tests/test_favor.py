@@ -13,7 +13,7 @@ from repo_data import ROOT
 from victor import decoding
 from victor.cleaner import Cleaner
 from victor.errors import VictorError
-from victor.inputs import read_input
+from victor.batch.inputs import read_input
 from victor.labels import OTHER
 
 PAGE = ROOT / "data" / "wcxb" / "0009.html.gz"

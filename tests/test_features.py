@@ -18,7 +18,7 @@ from victor.config import CONFIG_DIR, Config, load_config
 from victor.errors import VictorError
 from victor.features import EXTRA_OF, FEATURE_NAMES, KINDS, compute, select_features, table
 from victor.features.context import COUNT, RATIO
-from victor.page import read_page
+from victor.reading.page import read_page
 
 # data/cleaneval/13.html, lines 230-238 (a blog's sidebar; the closing
 # </div> of #sidebar added).

@@ -18,7 +18,7 @@ import yaml
 from victor.config import CONFIG_DIR, Config, load_config
 from victor.features import KINDS, compute, select_features
 from victor.features.context import COUNT, RATIO
-from victor.page import read_page
+from victor.reading.page import read_page
 
 STORY = ("<title>Latest Amelia Earhart search falls short - CBS News</title>\n"
          """<div class="heading"> <div class="timeLine"> July 24, 2012 12:11 AM </div>\

@@ -71,8 +71,8 @@ def test_sentences_end_in_the_scripts_of_the_web():
     full stop with no space after them: three sentences, counted alike by
     the tokeniser and the features' numpy counts."""
     from victor.annotation import load_annotation
-    from victor.text import text_stats
-    from victor.text import sentences
+    from victor.reading.text import text_stats
+    from victor.reading.text import sentences
 
     annotation = load_annotation(WCXB.parent / "dragnet" / "R907.anno")
     text = next(t for t in annotation.texts if t.startswith("日 本の皆さんも"))

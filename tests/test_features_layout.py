@@ -18,7 +18,7 @@ import yaml
 from victor.config import CONFIG_DIR, Config, load_config
 from victor.features import KINDS, compute
 from victor.features.context import COUNT, RATIO
-from victor.page import read_page
+from victor.reading.page import read_page
 
 # The repository's copy of the page (data/cleaneval/README.md).
 SOURCE = Path(__file__).resolve().parents[1] / "data" / "cleaneval" / "33.html"

@@ -10,8 +10,8 @@ from repo_data import CLEANEVAL, DRAGNET, pages
 from victor.config import Config, load_config
 from victor.features import compute, select_features, table
 from victor.features.context import Context
-from victor.page import read_page
-from victor.text import sentences, words
+from victor.reading.page import read_page
+from victor.reading.text import sentences, words
 
 
 
@@ -43,7 +43,7 @@ def test_page_gets_a_value_of_every_selected_feature_a_block(path: Path, config:
 
 @pytest.mark.parametrize("path", PAGES[::5], ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_counts_agree_with_the_shared_tokenisation(path: Path, config: Config) -> None:
-    """The features count words and sentences as victor.text does."""
+    """The features count words and sentences as victor.reading.text does."""
     page = read_page(path.read_bytes(), config, str(path))
     ctx = Context(page, config, select_features(config))
     assert ctx.words.tolist() == [len(words(b.text)) for b in page.blocks]

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from victor import learning
-from victor.calibration import content_probabilities
+from victor.training import learning
+from victor.decoding.calibration import content_probabilities
 from victor.cleaner import Cleaner, Result
 from victor.config import load_config, shipped_configs
 from victor.decoding import FLOOR_CAP, FLOOR_SHARE, floor
-from victor.inputs import read_input
+from victor.batch.inputs import read_input
 
 ROOT = Path(__file__).resolve().parents[1]
 CLEANEVAL = ROOT / "data" / "cleaneval"

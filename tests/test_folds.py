@@ -14,7 +14,7 @@ import pytest
 from victor.annotation import load_annotation, read_page_file
 from victor.config import load_config
 from victor.errors import VictorError
-from victor.folds import PageGroup, host, page_folds, page_group, site_folds
+from victor.training.folds import PageGroup, host, page_folds, page_group, site_folds
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"

@@ -19,12 +19,12 @@ from repo_data import ROOT
 
 import victor
 from victor import output
-from victor.text import words
+from victor.reading.text import words
 from victor.cleaner import Cleaner, extract
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, MODEL_DIR, TEMPLATE_DIR, load_config
-from victor.encoding import decode
+from victor.reading.encoding import decode
 from victor.errors import EMPTY_PAGE, NO_TEXT, VictorError, import_extra
-from victor.page import read_page
+from victor.reading.page import read_page
 
 HOSTILE = ROOT / "tests" / "hostile"
 

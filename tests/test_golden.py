@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from victor.cleaner import Cleaner  # noqa: E402
-from victor.inputs import read_input  # noqa: E402
+from victor.batch.inputs import read_input  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "golden"
 DATA = ROOT / "data"

@@ -29,13 +29,13 @@ from hostile import make_corpus as corpus
 
 from victor.cleaner import Cleaner
 from victor.config import load_config, shipped_configs
-from victor.encoding import decode
+from victor.reading.encoding import decode
 from victor.errors import EMPTY_PAGE, NO_TEXT, VictorError
-from victor.inputs import read_input
-from victor.depth import MAX_DEPTH, limit_depth
-from victor.timeout import DEFAULT_TIMEOUT
-from victor.page import read_page
-from victor.text import collapse, words
+from victor.batch.inputs import read_input
+from victor.reading.depth import MAX_DEPTH, limit_depth
+from victor.batch.timeout import DEFAULT_TIMEOUT
+from victor.reading.page import read_page
+from victor.reading.text import collapse, words
 
 HOSTILE = ROOT / "tests" / "hostile"
 FULL = os.environ.get("VICTOR_HOSTILE_FULL") == "1"

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from victor import learning
+from victor.training import learning
 from victor.cleaner import Cleaner
 from victor.config import CONFIG_DIR, load_config
 from victor.errors import VictorError
 from victor.features import select_features
-from victor.ngram import sentence_words, text_paragraphs
+from victor.perplexity.ngram import sentence_words, text_paragraphs
 from victor.perplexity import PerplexityModel
-from victor.text import words
+from victor.reading.text import words
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "cleaneval"

@@ -5,7 +5,7 @@ import gzip
 from pathlib import Path
 
 from victor.config import load_config
-from victor.page import read_page
+from victor.reading.page import read_page
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 CONFIG = load_config("cleaneval")

@@ -21,11 +21,11 @@ import victor
 from victor import decoding, output
 from victor.annotation import load_annotation, load_training_page
 from victor.config import load_config
-from victor.inputs import read_input
+from victor.batch.inputs import read_input
 from victor.labels import OTHER
-from victor.layout import BLOCK_LEVEL
-from victor.page import read_page
-from victor.text import words
+from victor.reading.layout import BLOCK_LEVEL
+from victor.reading.page import read_page
+from victor.reading.text import words
 
 WCXB = ROOT / "data" / "wcxb"
 

@@ -16,9 +16,9 @@ import pytest
 
 from research.perplexity import main
 from victor.errors import VictorError
-from victor.ngram import BOS, EOS, read_arpa, sentence_words, text_paragraphs, train
+from victor.perplexity.ngram import BOS, EOS, read_arpa, sentence_words, text_paragraphs, train
 from victor.perplexity import DEFAULT_LIMIT, DEFAULT_MODEL, PerplexityFilter, PerplexityModel
-from victor.text import sentences, words
+from victor.reading.text import sentences, words
 
 from repo_data import CLEANEVAL, DRAGNET, ROOT
 

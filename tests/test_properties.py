@@ -28,8 +28,8 @@ from victor.config import load_config, shipped_configs
 from victor.labels import LABELS
 from victor.errors import VictorError
 from victor.output import FORMATS
-from victor.page import read_page
-from victor.tidy import PARSERS
+from victor.reading.page import read_page
+from victor.reading.tidy import PARSERS
 
 # Seconds of CPU time any generated page may take; they are at most a few
 # hundred kB, which a healthy pipeline cleans in well under a second. CPU

@@ -14,7 +14,7 @@ from quality_gate import (DATA, gate_model, measure, page_file, pages_digest, re
 
 from victor.annotation import load_annotation, read_page_file
 from victor.config import load_config
-from victor.folds import page_group
+from victor.training.folds import page_group
 
 GATE = read_gate()
 

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from repo_data import CLEANEVAL, DRAGNET
 
-from victor.blocks import split_blocks
-from victor.encoding import decode
-from victor.depth import MAX_DEPTH
-from victor.preclean import preclean
-from victor.swallowed import recover_swallowed
-from victor.tidy import PARSERS, parse
+from victor.reading.blocks import split_blocks
+from victor.reading.encoding import decode
+from victor.reading.depth import MAX_DEPTH
+from victor.reading.preclean import preclean
+from victor.reading.swallowed import recover_swallowed
+from victor.reading.tidy import PARSERS, parse
 
 TAG_DELETE = frozenset({"script", "style", "head"})
 

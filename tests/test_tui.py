@@ -22,8 +22,8 @@ from repo_data import CLEANEVAL, DRAGNET, ROOT
 from victor.annotation import UNLABELLED, export, load_annotation, load_training_page
 from victor.config import load_config
 from victor.errors import VictorError
-from victor.labelling import Labelling, open_session
-from victor.tui import application, layout_blocks, run, wrap
+from victor.annotation.labelling import Labelling, open_session
+from victor.annotation.tui import application, layout_blocks, run, wrap
 
 CONFIG = load_config("cleaneval")
 PAGE_DOWN = "\x1b[6~"

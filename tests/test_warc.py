@@ -13,11 +13,12 @@ import pytest
 from batch_support import crawl_warc, model_for_tests
 from repo_data import CLEANEVAL, ROOT
 
-from victor import batch, crawl
+from victor import batch
+from victor.batch import crawl
 from victor.cleaner import Cleaner
 from victor.errors import VictorError
-from victor.inputs import plan
-from victor.workers import Settings
+from victor.batch.inputs import plan
+from victor.batch.workers import Settings
 
 
 @pytest.fixture(scope="module")

@@ -24,13 +24,13 @@ import numpy as np
 
 from victor import crf, decoding, features, output
 from victor.output import Rendering
-from victor.calibration import content_probabilities
+from victor.decoding.calibration import content_probabilities
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, ROOT, Config, load_config, settings
 from victor.errors import EMPTY_PAGE, NO_TEXT, OtherLanguage, VictorError
-from victor.language import identify, parse_languages
+from victor.output.language import identify, parse_languages
 from victor.labels import CONTENT, LABELS
-from victor.page import Page, read_page
-from victor.tidy import Element
+from victor.reading.page import Page, read_page
+from victor.reading.tidy import Element
 
 if TYPE_CHECKING:  # imported when a config's perplexity extra is on
     from victor.perplexity import PerplexityModel
@@ -62,7 +62,7 @@ class Result:
     @cached_property
     def content(self) -> list[float]:
         """Probability that each block is content (any label but o), as
-        the model's calibration has it (victor/calibration.py)."""
+        the model's calibration has it (victor/decoding/calibration.py)."""
         return content_probabilities(self.marginals, self.model.temperature)
 
     def __repr__(self) -> str:
@@ -115,7 +115,7 @@ class Result:
 
     @cached_property
     def language(self) -> str:
-        """The language of the cleaned text as identified (victor/language.py),
+        """The language of the cleaned text as identified (victor/output/language.py),
         beside the one the page declares (`page.meta.language`); "" where
         there is too little text to tell."""
         return identify(self.text())

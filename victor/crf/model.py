@@ -63,7 +63,7 @@ class Model:
     @property
     def temperature(self) -> float:
         """What the content probability's log-odds are divided by
-        (victor/calibration.py); 1 for a model never calibrated."""
+        (victor/decoding/calibration.py); 1 for a model never calibrated."""
         return temperature_of(self.metadata, str(self.path or "the fitted model"))
 
 

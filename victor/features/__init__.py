@@ -25,7 +25,7 @@ from victor.features.context import BINARY, COUNT, RATIO, Context
 from victor.features.discretise import Labeller
 from victor.features.registry import EXTRA_OF, EXTRAS, FAMILIES, FEATURE_NAMES, KINDS
 from victor.features.selection import select_features
-from victor.page import Page
+from victor.reading.page import Page
 
 __all__ = ["EXTRA_OF", "EXTRAS", "FAMILIES", "FEATURE_NAMES", "KINDS", "Columns", "columns", "compute",
            "select_features", "table"]

@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from victor.blocks import Block
+from victor.reading.blocks import Block
 from victor.config import Config
-from victor.page import Page
-from victor.tidy import Element
+from victor.reading.page import Page
+from victor.reading.tidy import Element
 
 from victor.features.tags import BLOCK_LEVEL, CONTAINERS
-from victor.text import TextStats, text_stats
+from victor.reading.text import TextStats, text_stats
 
 # What a family's raw column holds, which says how it is discretised.
 BINARY = "binary"  # 0/1
@@ -137,7 +137,7 @@ class Context:
 
     @cached_property
     def sentences(self) -> np.ndarray:
-        """As victor.text.sentences splits them: every sentence end closes
+        """As victor.reading.text.sentences splits them: every sentence end closes
         one, and text after the last end is one more."""
         return self.text.sentence_ends + ~self.text.ends_sentence
 

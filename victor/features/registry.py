@@ -5,10 +5,32 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from victor.features import (
-    bullet, candidate, chars, class_words, container, density, depth, document, duplicate,
-    groups, link_density, main_group, nearest_text, path, perplexity, position,
-    regexp, semantic, sentence, size, split, structured, title, tokens, words_before,
+from victor.features.families import (
+    bullet,
+    candidate,
+    chars,
+    class_words,
+    container,
+    density,
+    depth,
+    document,
+    duplicate,
+    groups,
+    link_density,
+    main_group,
+    nearest_text,
+    path,
+    perplexity,
+    position,
+    regexp,
+    semantic,
+    sentence,
+    size,
+    split,
+    structured,
+    title,
+    tokens,
+    words_before,
 )
 
 # In table order: markup, content, document; the extras last.

@@ -55,13 +55,13 @@ def page_header(source: str, first: bool) -> str:
 def jsonl_record(page, labels: list[str], content: list[float], text: str,
                  fallback: bool = False, text_language: str = "") -> str:
     """One JSON line a page: what a corpus builder stores, with what the
-    page declares about itself (victor/metadata.py). `recovered` says what
+    page declares about itself (victor/reading/metadata.py). `recovered` says what
     was done to find the page's text (an unclosed element read past, text
     taken from noscript or the description: page.read_page), and
     `fallback` says that the CRF kept no block and
     the text is the page's most probable content (decoding.floor): a corpus
     builder may want to weigh or drop such pages. `text_language` is the
-    language of the cleaned text as identified (victor/language.py), beside
+    language of the cleaned text as identified (victor/output/language.py), beside
     the `language` the page declares."""
     import json
 

@@ -1,5 +1,5 @@
 """Labelled blocks as text, without the page's tree: what an annotation
-file renders (victor/annotation.py) and what training scores its folds on.
+file renders (victor/annotation/) and what training scores its folds on.
 
 A block labelled p, h or l opens a segment of that type and each following
 `c` block joins it, so a paragraph split by inline tags reads as one again.

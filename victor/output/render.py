@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 
-from victor.layout import BLOCK_LEVEL, HEADINGS
+from victor.reading.layout import BLOCK_LEVEL, HEADINGS
 from victor.output.tree import Rendering
-from victor.text import collapse
-from victor.tidy import FORMULA, Element
+from victor.reading.text import collapse
+from victor.reading.tidy import FORMULA, Element
 
 # What clean HTML leaves out as a wrapper of no meaning, keeping its text.
 _UNWRAPPED = frozenset({"span", "font", "label", "nobr", "ins", "body"})

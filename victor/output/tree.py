@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from urllib.parse import urljoin
 
 from victor.labels import OTHER
-from victor.layout import BLOCK_LEVEL, is_data_table
-from victor.tidy import FORMULA, Element, Node
+from victor.reading.layout import BLOCK_LEVEL, is_data_table
+from victor.reading.tidy import FORMULA, Element, Node
 
 # Boxes that may become a heading when every kept word in them is a header.
 _RETITLED = frozenset("div p section header center article aside hgroup".split())

@@ -1,0 +1,2 @@
+"""The feature families, one module a family (features/registry.py lists
+them)."""

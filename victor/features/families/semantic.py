@@ -1,0 +1,69 @@
+"""semantic.* (extra): what the markup says a block is, in the words of
+HTML5, ARIA and schema.org rather than of one site's class names, so that
+it carries over to sites never seen: a block in <nav> or role=navigation
+is a menu on every site that uses them, one in <article> or
+itemprop=articleBody the text.
+
+- semantic.TAG: inside an element TAG (article, main, nav, aside, header,
+  footer, form);
+- semantic.role-ROLE: inside an element with that ARIA role (navigation,
+  complementary, contentinfo, banner, main, article);
+- semantic.itemprop: inside an element whose schema.org `itemprop` names
+  the text (articleBody, text, description, reviewBody);
+- semantic.hidden: inside an element a browser would not show (`hidden`,
+  aria-hidden="true", an inline style with display:none): what a reader
+  never sees is not its content.
+"""
+
+from __future__ import annotations
+
+from victor.features.context import BINARY, Context
+from victor.reading.tidy import Element
+
+TAGS = ("article", "main", "nav", "aside", "header", "footer", "form")
+ROLES = ("navigation", "complementary", "contentinfo", "banner", "main", "article")
+ITEMPROPS = frozenset({"articlebody", "text", "description", "reviewbody"})
+FEATURES = {**{f"semantic.{t}": BINARY for t in TAGS},
+            **{f"semantic.role-{r}": BINARY for r in ROLES},
+            "semantic.itemprop": BINARY, "semantic.hidden": BINARY}
+EXTRA = "semantic"
+
+_NAMES = tuple(FEATURES)
+_TAG_BIT = {t: 1 << i for i, t in enumerate(TAGS)}
+_ROLE_BIT = {r: 1 << (len(TAGS) + i) for i, r in enumerate(ROLES)}
+_ITEMPROP_BIT = 1 << (len(TAGS) + len(ROLES))
+_HIDDEN_BIT = _ITEMPROP_BIT << 1
+
+
+def _own_bits(el: Element) -> int:
+    bits = _TAG_BIT.get(el.tag, 0)
+    attrs = el.attrs
+    if not attrs:
+        return bits
+    role = attrs.get("role")
+    if role:
+        for r in role.lower().split():
+            bits |= _ROLE_BIT.get(r, 0)
+    prop = attrs.get("itemprop")
+    if prop and not ITEMPROPS.isdisjoint(prop.lower().split()):
+        bits |= _ITEMPROP_BIT
+    if ("hidden" in attrs or attrs.get("aria-hidden", "").lower() == "true"
+            or "none" in attrs.get("style", "").replace(" ", "").lower().partition("display:")[2][:4]):
+        bits |= _HIDDEN_BIT
+    return bits
+
+
+def compute(ctx: Context) -> dict[str, list]:
+    memo: dict[Element, int] = {}
+    masks = []
+    for b in ctx.blocks:
+        path = b.containers
+        k = len(path) - 1
+        while k >= 0 and path[k] not in memo:
+            k -= 1
+        bits = memo[path[k]] if k >= 0 else 0
+        for el in path[k + 1:]:
+            bits |= _own_bits(el)
+            memo[el] = bits
+        masks.append(bits)
+    return {name: [m >> i & 1 for m in masks] for i, name in enumerate(_NAMES)}

@@ -1,0 +1,36 @@
+"""structured.* (extra): how much of the block the page itself declares as
+its main text. Many pages state their content for search engines and link
+previews: JSON-LD's articleBody, text or description, og:description
+(victor.reading.metadata). A block whose word sequences stand in that text is the
+content on any site and in any language; a menu entry never is.
+
+- structured.in-declared: the share of the block's word trigrams found in
+  the declared text (a block of one or two words: 1 when its words stand
+  there together, else 0); 0 where the page declares nothing.
+"""
+
+from __future__ import annotations
+
+from victor.features.context import RATIO, Context
+from victor.reading.text import words
+
+FEATURES = {"structured.in-declared": RATIO}
+EXTRA = "structured"
+_N = 3
+
+
+def compute(ctx: Context) -> dict[str, list]:
+    declared = [words(t) for t in ctx.page.meta.structured_text] if ctx.page.meta else []
+    if not any(declared):
+        return {"structured.in-declared": [0.0] * len(ctx.blocks)}
+    grams = {tuple(ws[i:i + _N]) for ws in declared for i in range(len(ws) - _N + 1)}
+    joined = " " + " | ".join(" ".join(ws) for ws in declared) + " "
+    out = []
+    for text in ctx.texts:
+        ws = words(text)
+        if len(ws) >= _N:
+            own = [tuple(ws[i:i + _N]) for i in range(len(ws) - _N + 1)]
+            out.append(sum(g in grams for g in own) / len(own))
+        else:
+            out.append(float(len(ws) == 2 and f" {' '.join(ws)} " in joined))
+    return {"structured.in-declared": out}

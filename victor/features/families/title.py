@@ -1,0 +1,29 @@
+"""title.* (extra): how much the block has in common with the page's
+<title>. News sites title a page with the article's headline, mostly
+followed by the site's name ("Latest Amelia Earhart search falls short -
+CBS News"), so the headline block is the one made of title words; a
+menu entry that shares one word with it covers little of the title.
+
+- title.in-title: the share of the block's words found in the title;
+- title.of-title: the share of the title's words found in the block.
+Words are victor.reading.text.words (lower-case); both are 0 without a title.
+"""
+
+from __future__ import annotations
+
+from victor.features.context import RATIO, Context
+from victor.reading.text import words
+
+FEATURES = {"title.in-title": RATIO, "title.of-title": RATIO}
+EXTRA = "title"
+
+
+def compute(ctx: Context) -> dict[str, list[float]]:
+    title = set(words(ctx.page.title))
+    in_title, of_title = [], []
+    for text in ctx.texts:
+        ws = words(text) if title else []
+        found = sum(w in title for w in ws)
+        in_title.append(found / len(ws) if ws else 0.0)
+        of_title.append(len(title.intersection(ws)) / len(title) if title else 0.0)
+    return {"title.in-title": in_title, "title.of-title": of_title}

@@ -1,0 +1,116 @@
+"""Stage 3: the page's text split on tags into the blocks the CRF labels.
+
+Any tag, opening or closing, ends a block (thesis 3.2):
+`<p>Hello <b><i>world</i></b>!</p>` gives "Hello", "world" and "!".
+A block remembers what a reader of the markup would: the elements it sits
+in, the tags passed since the previous block (to tell a new paragraph from
+a continuation), and the div and td it belongs to directly (thesis 4.2:
+the groups that separate one big content area from menus).
+"""
+
+from __future__ import annotations
+
+import reprlib
+from dataclasses import dataclass
+
+from victor.reading.text import collapse
+from victor.reading.tidy import ASIDE, VOID, Element
+
+@dataclass(slots=True, eq=False)
+class Block:
+    id: int
+    text: str
+    # Enclosing elements below <body>, outermost first.
+    containers: tuple[Element, ...]
+    # Tags seen since the previous block in order: "p" opens, "/p" closes.
+    splits: tuple[str, ...]
+    # Serial number of the nearest enclosing div (td); -1 where there is none.
+    div_group: int
+    td_group: int
+    # Where the block's text stands in the tree, for the output stages that
+    # render the kept part of it (victor/output): the children
+    # `parent.children[start:stop]` of its innermost container (the body
+    # where it has none). The run may hold aside elements (`tidy.ASIDE`).
+    start: int = 0
+    stop: int = 0
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return tuple(c.tag for c in self.containers)
+
+    def __repr__(self) -> str:
+        """One short line: the generated repr printed every container's
+        whole subtree, millions of characters for one block of a big page,
+        which hung a REPL or a notebook that showed it."""
+        return (f"Block(id={self.id}, text={reprlib.repr(self.text)} ({len(self.text)} chars), "
+                f"in {'>'.join(self.tags[-3:]) or 'body'}, {len(self.splits)} tags passed, "
+                f"div_group={self.div_group}, td_group={self.td_group})")
+
+
+def split_blocks(body: Element) -> list[Block]:
+    """Blocks in document order. Whitespace-only text makes no block, but
+    the tags around it still count as passed. Aside elements (formulas kept
+    for the output) are passed over as if absent: the text on either side
+    of one is one block, as it was when they were deleted."""
+    blocks: list[Block] = []
+    splits: list[str] = []
+    pending: list[str] = []  # text nodes not yet separated by a tag
+    start = 0  # where the pending text starts among its parent's children
+    path: list[Element] = []
+    divs: list[int] = [-1]
+    tds: list[int] = [-1]
+    div_count = td_count = 0
+
+    def flush(stop: int) -> None:
+        """`stop`: where the element or end that ends the text stands."""
+        text = collapse("".join(pending))
+        pending.clear()
+        if text:
+            blocks.append(Block(len(blocks), text, tuple(path), tuple(splits), divs[-1], tds[-1],
+                                start, stop))
+            splits.clear()
+
+    # The walk: for each element on the path, an iterator over its numbered
+    # children, the innermost last.
+    stack = [enumerate(body.children)]
+    while stack:
+        for i, child in stack[-1]:
+            if isinstance(child, str):
+                # Whitespace that starts a run of text is dropped by
+                # collapse anyway; most of it (the indentation between tags)
+                # then never has to be flushed.
+                if pending:
+                    pending.append(child)
+                elif not child.isspace():
+                    pending.append(child)
+                    start = i
+                continue
+            tag = child.tag
+            if tag in ASIDE:
+                continue
+            if pending:
+                flush(i)
+            splits.append(tag)
+            if tag == "div":
+                div_count += 1
+                divs.append(div_count)
+            elif tag == "td":
+                td_count += 1
+                tds.append(td_count)
+            path.append(child)
+            stack.append(enumerate(child.children))
+            break
+        else:  # the innermost element has ended
+            stack.pop()
+            if pending:
+                flush(len(path[-1].children if path else body.children))
+            if not path:  # <body> itself
+                break
+            tag = path.pop().tag
+            if tag == "div":
+                divs.pop()
+            elif tag == "td":
+                tds.pop()
+            if tag not in VOID:
+                splits.append("/" + tag)
+    return blocks

@@ -1,0 +1,94 @@
+"""Markup swallowed by an element never closed: read past it, so that no
+page loses its text to one missing closing tag.
+"""
+
+from __future__ import annotations
+
+import re
+
+from victor.reading.depth import RAW_TEXT, TOKEN
+
+# An element whose content is text up to its own closing tag (or, for
+# noscript, an element the cleaning deletes whole), or a comment, that is
+# never closed takes the rest of the page with it: `<title>BBC SPORTi
+# library-->` with no </title> makes the whole body the title's text, so
+# no block is left. Browsers do the same; readability-lxml and libxml2
+# see the body. Such an element is closed where the next markup starts
+# when the rest of the page it takes is at least this share of the page
+# (a comment before the text of CleanEval page 31, left open, takes 48%);
+# a shorter tail is most likely a page cut short in a script or comment,
+# and what the parser makes of it is left alone.
+SWALLOWED_SHARE = 0.1
+# Where markup starts: a start or end tag, a comment or a doctype.
+_MARKUP = re.compile(r"<[a-zA-Z]|</[a-zA-Z]|<!")
+_RAW_OPEN = re.compile(rf"<({RAW_TEXT})(?=[\s/>])", re.I)
+# What _maybe_swallowing looks for: comment openings and closings, raw-text
+# start tags (a prefix, as in `<titles`, counts: a yes too many costs only
+# the token scan) and end tags. An end tag counts only with its name whole,
+# as HTML5 reads it: a 2008 news page closed its title with
+# `</titlevalue="true" -->`, which closes nothing, and the title took the
+# page's 289-word article.
+_MARKERS = re.compile(rf"<!--|-->|<(?:{RAW_TEXT})|</(?:{RAW_TEXT})(?=[\s/>])", re.I)
+# Elements closed per page at most; each closing needs a scan of the page.
+_MAX_RECOVERIES = 8
+
+
+def _maybe_swallowing(text: str) -> bool:
+    """Whether the last raw-text start tag or comment opening comes after
+    every closing of its kind: one scan for those markers keeps the token
+    scan off nearly every page. Where two markers overlap (`<!-->`) the
+    scan sees only the first, which can only answer yes where no would do:
+    the token scan then decides."""
+    last: dict[str, int] = {}
+    for m in _MARKERS.finditer(text):
+        last[m.group().lower()] = m.start()
+    if last.get("<!--", -1) > last.get("-->", -1):
+        return True
+    for name in RAW_TEXT.split("|"):
+        if last.get("<" + name, -1) > last.get("</" + name, -1):
+            return True
+    return False
+
+
+def recover_swallowed(text: str) -> tuple[str, list[str]]:
+    """The markup with each raw-text element or comment that runs unclosed
+    to the end of the page, taking at least SWALLOWED_SHARE of it, closed
+    at the first point after its start tag that looks like markup; and a
+    note for each (`unclosed <title>`). The page is scanned as depth.TOKEN
+    reads it, so a `<title>` inside a script or comment is no start tag.
+    Pages without such an element come back as they are."""
+    notes: list[str] = []
+    for _ in range(_MAX_RECOVERIES):
+        if not _maybe_swallowing(text):
+            break
+        last = None
+        for last in TOKEN.finditer(text):
+            pass
+        if last is None or last.end() < len(text) or len(text) - last.start() < (
+                SWALLOWED_SHARE * len(text)):
+            break
+        token = last.group()
+        if token.startswith("<!--"):
+            if token.startswith(("<!-->", "<!--->")) or "--!>" in token or token.endswith("-->"):
+                break  # closed, as HTML5 reads comments
+            opened, closing, what = last.start() + 4, "-->", "<!-- comment"
+        else:
+            start = _RAW_OPEN.match(token)
+            if start is None:
+                break
+            name = start.group(1).lower()
+            opened = last.start() + token.index(">") + 1
+            closing, what = f"</{name}>", f"<{name}>"
+        markup = _MARKUP.search(text, opened)
+        if markup is None:
+            break  # plain text to the end: nothing taken that was markup
+        text = text[:markup.start()] + closing + text[markup.start():]
+        notes.append(f"unclosed {what}")
+    return text, notes
+
+
+# Pages with fewer tags than this go to lexbor without limits.limit_depth's
+# scan of their tags (0.4 ms of a CleanEval page's 6): however they nest,
+# lexbor builds their tree in milliseconds (5,000 nested divs, the worst
+# case, in about 25 ms; 100,000 take 20 s), and only a tree deeper than
+# MAX_DEPTH is built again from the scanned markup. 99% of the Dragnet
