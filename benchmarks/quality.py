@@ -58,7 +58,7 @@ from benchmarks.common import table
 from benchmarks.peers import PEERS
 from victor import crf, decoding, files, output
 from victor.decoding import calibration
-from victor.training import evaluate, learning
+from victor.training import crossval, dataset, evaluate
 from victor.annotation.align import read_gold
 from victor.annotation import load_annotation
 from victor.config import DEFAULT_CONFIG, load_config
@@ -172,8 +172,8 @@ class Run:
     marginals: dict[str, list[dict[str, float]]]
 
 
-def _collect(results: Sequence[learning.FoldResult],
-             examples: dict[str, learning.Example]) -> Run:
+def _collect(results: Sequence[crossval.FoldResult],
+             examples: dict[str, dataset.Example]) -> Run:
     run = Run({}, {}, {}, {}, {}, {}, {})
     for r in results:
         for p in r.predictions:
@@ -198,18 +198,18 @@ def submit_victor(pool: Executor, pages: dict[str, list[Page]], folds: int,
     default = load_config(DEFAULT_CONFIG)
     configs = {DEFAULT_CONFIG: default}
     configs.update({name: load_config(name) for name in OWN_CONFIG.values()})
-    loaded: dict[str, dict[str, list[learning.Example]]] = {}
+    loaded: dict[str, dict[str, list[dataset.Example]]] = {}
     for name, config in configs.items():
         t = time.perf_counter()
         wanted = [c for c in pages if name == DEFAULT_CONFIG or OWN_CONFIG.get(c) == name]
-        loaded[name] = {c: learning.load_examples([p.anno for p in pages[c]], config)
+        loaded[name] = {c: dataset.load_examples([p.anno for p in pages[c]], config)
                         for c in wanted}
         print(f"{name}: features of {sum(map(len, loaded[name].values()))} pages in "
               f"{time.perf_counter() - t:.0f} s", file=sys.stderr)
     work = tempfile.mkdtemp(prefix="victor-quality-")
     tasks, owners = [], []
 
-    def add(owner, config, train_set, test_sets: dict[str, list[learning.Example]]) -> None:
+    def add(owner, config, train_set, test_sets: dict[str, list[dataset.Example]]) -> None:
         """One training, tested on each of `test_sets` (collection -> pages)."""
         params = dict(config.crf)
         if max_iterations:
@@ -220,7 +220,7 @@ def submit_victor(pool: Executor, pages: dict[str, list[Page]], folds: int,
 
     for name, by_collection in loaded.items():
         examples = [e for c in by_collection for e in by_collection[c]]
-        for _, train_set, test_set in learning.fold_tasks(examples, folds, "site"):
+        for _, train_set, test_set in crossval.fold_tasks(examples, folds, "site"):
             add(("cv", name), configs[name], train_set, {"": test_set})
     if transfer:
         everything = loaded[DEFAULT_CONFIG]
@@ -231,7 +231,7 @@ def submit_victor(pool: Executor, pages: dict[str, list[Page]], folds: int,
                 [e for c in others for e in everything[c]], {held: everything[held]})
     order = sorted(range(len(tasks)), key=lambda i: -sum(len(e.labels) for e in tasks[i][1]))
     started = time.perf_counter()
-    futures = {i: pool.submit(learning.run_fold, tasks[i]) for i in order}
+    futures = {i: pool.submit(crossval.run_fold, tasks[i]) for i in order}
 
     def collect() -> tuple[dict[str, Run], dict[tuple[str, str], Run]]:
         results = [futures[i].result() for i in range(len(tasks))]
@@ -362,10 +362,10 @@ def record_calibration(cv: dict[str, Run], folds: int) -> list[str]:
     for name, run in cv.items():
         probabilities = [p for page in run.content for p in run.content[page]]
         content = [lab != "o" for page in run.content for lab in run.truth[page]]
-        fitted = learning.fitted_calibration(probabilities, content, folds, "site")
+        fitted = crossval.fitted_calibration(probabilities, content, folds, "site")
         model = load_config(name).model
         crf.set_calibration(model, fitted)
-        written.append(f"calibrated {model}: {learning.calibration_report(fitted)}")
+        written.append(f"calibrated {model}: {crossval.calibration_report(fitted)}")
     return written
 
 

@@ -49,7 +49,7 @@ from typing import Callable
 from benchmarks.common import bag_f1, table
 from benchmarks.peers import unwrapped
 from victor import decoding, output
-from victor.training import learning
+from victor.training import crossval, dataset
 from victor.config import DEFAULT_CONFIG, Config, load_config
 from victor.batch.inputs import read_input
 from victor.reading.tidy import Element, parse
@@ -214,12 +214,12 @@ def held_out_labels(folds: int, jobs: int, config: Config) -> dict[str, dict]:
     from benchmarks.quality import COLLECTIONS, pages_of
 
     examples = [e for c in COLLECTIONS
-                for e in learning.load_examples([p.anno for p in pages_of(c, None)], config)]
+                for e in dataset.load_examples([p.anno for p in pages_of(c, None)], config)]
     work = tempfile.mkdtemp(prefix="victor-structure-")
     tasks = [(i, train, test, config, dict(config.crf), work)
-             for i, train, test in learning.fold_tasks(examples, folds, "site")]
+             for i, train, test in crossval.fold_tasks(examples, folds, "site")]
     with ProcessPoolExecutor(jobs) as pool:
-        results = list(pool.map(learning.run_fold, tasks))
+        results = list(pool.map(crossval.run_fold, tasks))
     return {Path(p.name).name: {"labels": p.labels, "content": p.content}
             for r in results for p in r.predictions}
 

@@ -20,7 +20,7 @@ def model_for_tests(folder: Path) -> str:
     a dozen annotated CleanEval pages, so that the batch machinery can be
     tested before (and independently of) the real model."""
     from victor import crf
-    from victor.training import learning
+    from victor.training import dataset, fitting
     from victor.config import load_config
     from victor.errors import VictorError
 
@@ -32,7 +32,7 @@ def model_for_tests(folder: Path) -> str:
         pass
     annotations = sorted(str(p) for p in (ROOT / "data/cleaneval").glob("*.anno"))[:12]
     path = folder / "cleaneval.crfsuite"
-    learning.train(learning.load_examples(annotations, config), config, path,
+    fitting.train(dataset.load_examples(annotations, config), config, path,
                    {"c1": 0.1, "c2": 0.01, "max_iterations": 30})
     return str(path)
 

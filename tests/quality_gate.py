@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from victor import output  # noqa: E402
-from victor.training import evaluate, learning
+from victor.training import dataset, evaluate, fitting
 from victor.cleaner import Cleaner  # noqa: E402
 from victor.config import MODEL_DIR, load_config  # noqa: E402
 from victor.crf import read_metadata  # noqa: E402
@@ -105,9 +105,9 @@ def train_model(config: str, names: list[str], folder: Path) -> Path:
     """A model of `config` trained on the pages `names`, written to
     `folder`: the gate's own model where the shipped one saw every page."""
     cfg = load_config(config)
-    examples = learning.load_examples([str(DATA / f"{n}.anno") for n in names], cfg)
+    examples = dataset.load_examples([str(DATA / f"{n}.anno") for n in names], cfg)
     path = folder / f"{config}-gate.crfsuite"
-    learning.train(examples, cfg, path, dict(cfg.crf))
+    fitting.train(examples, cfg, path, dict(cfg.crf))
     return path
 
 
@@ -122,7 +122,7 @@ def word_f1(config: str, model: Path, names: list[str],
     for name in names:
         path = page_file(name)
         result = cleaner.clean(read_input(str(path)), source=name)
-        gold = learning.gold_text(DATA / f"{name}.anno", result.texts, result.labels)
+        gold = dataset.gold_text(DATA / f"{name}.anno", result.texts, result.labels)
         labels = ["p"] * len(result.texts) if keep_all else result.labels
         scores.append(evaluate.score_page(name, output.plain_text(result.texts, labels), gold))
     total = evaluate.micro_total(scores)

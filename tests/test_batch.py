@@ -20,7 +20,7 @@ from repo_data import CLEANEVAL as CLEANEVAL_DIR, DRAGNET as DRAGNET_DIR, ROOT, 
 
 from victor import batch
 from victor.batch import Report
-from victor.cli import progress_line
+from victor.cli.clean import progress_line
 from victor.errors import VictorError
 from victor.files import make_folder
 from victor.batch.inputs import discover, plan

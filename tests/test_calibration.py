@@ -14,7 +14,7 @@ import pytest
 
 from victor import crf
 from victor.decoding import calibration
-from victor.training import learning
+from victor.training import dataset
 from victor.cleaner import Cleaner
 from victor.config import load_config, shipped_configs
 from victor.errors import VictorError
@@ -132,7 +132,7 @@ def test_learn_py_calibrate_records_the_fitted_temperature(tmp_path):
     assert proc.returncode == 0, proc.stderr
     fitted = crf.read_metadata(model)["calibration"]
     assert fitted["folds"] == 2 and fitted["split"] == "site"
-    examples = learning.load_examples(PAGES, load_config("cleaneval"))
+    examples = dataset.load_examples(PAGES, load_config("cleaneval"))
     assert fitted["blocks"] == sum(len(e.labels) for e in examples)  # every page held out once
     assert fitted["log_loss"][1] <= fitted["log_loss"][0]
     assert f"temperature {fitted['temperature']:g} on {fitted['blocks']} held-out blocks" in proc.stderr

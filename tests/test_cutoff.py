@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from victor.training import learning
+from victor.training import dataset
 from victor.config import load_config
 from victor.crf.cutoff import rare_items, without
 
@@ -16,7 +16,7 @@ PAGES = [str(WCXB / f"000{n}.anno") for n in (1, 2, 3)]  # three sites
 
 @pytest.fixture(scope="module")
 def examples():
-    return learning.load_examples(PAGES, load_config("general"))
+    return dataset.load_examples(PAGES, load_config("general"))
 
 
 def class_words(example) -> set[str]:

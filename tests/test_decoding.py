@@ -90,7 +90,7 @@ def test_cleaning_decodes_a_real_page_by_these_rules(config):
     """WCXB 0147, a news site's listing, under every shipped config: the
     labels a user gets are the decoding of the model's own path and
     marginals with the config's keep-above and floor-share, which
-    cross-validation uses too (victor.training.learning.score_fold)."""
+    cross-validation uses too (victor.training.crossval.score_fold)."""
     cleaner = Cleaner(config)
     page = WCXB / "0147.html.gz"
     result = cleaner.clean(read_input(str(page)), str(page))

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from victor.training import learning
+from victor.training import dataset
 from victor.config import load_config
 from victor.crf import CRF, load_model, load_template
 from victor.errors import VictorError
@@ -19,8 +19,8 @@ TEST = [str(DATA / f"{n}.anno") for n in (49, 51)]
 @pytest.fixture(scope="module")
 def pages():
     config = load_config("cleaneval")
-    train = learning.load_examples(TRAIN, config)
-    test = learning.load_examples(TEST, config)
+    train = dataset.load_examples(TRAIN, config)
+    test = dataset.load_examples(TEST, config)
     return config, train, test
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from victor.training import learning
+from victor.training import dataset, fitting
 from victor.decoding.calibration import content_probabilities
 from victor.cleaner import Cleaner, Result
 from victor.config import load_config, shipped_configs
@@ -35,10 +35,10 @@ def dropping_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     three CleanEval pages whose every block but the first is labelled o,
     as a model meets pages unlike any it learnt from."""
     config = load_config("cleaneval")
-    examples = learning.load_examples([str(CLEANEVAL / f"{n}.anno") for n in (12, 14, 31)], config)
+    examples = dataset.load_examples([str(CLEANEVAL / f"{n}.anno") for n in (12, 14, 31)], config)
     examples = [replace(e, labels=["p"] + ["o"] * (len(e.labels) - 1)) for e in examples]
     path = tmp_path_factory.mktemp("dropping") / "dropping.crfsuite"
-    learning.train(examples, config, path, dict(config.crf))
+    fitting.train(examples, config, path, dict(config.crf))
     return path
 
 

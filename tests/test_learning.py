@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from victor.training import learning
+from victor.training import crossval, dataset, fitting
 from victor.cleaner import Cleaner
 from victor.config import CONFIG_DIR, load_config
 from victor.errors import VictorError
@@ -38,7 +38,7 @@ def shipped_lm():
 
 @pytest.fixture(scope="module")
 def examples(config, shipped_lm):
-    return learning.load_examples(PAGES, config, shipped_lm)
+    return dataset.load_examples(PAGES, config, shipped_lm)
 
 
 def first_long_sentence(anno: str) -> str:
@@ -57,7 +57,7 @@ def test_disable_drops_a_family_and_named_features(config):
 
 
 def test_disabled_features_are_not_computed_for_training(config, shipped_lm):
-    [example] = learning.load_examples(PAGES[:1], config, shipped_lm, ["char.*", "bullet"])
+    [example] = dataset.load_examples(PAGES[:1], config, shipped_lm, ["char.*", "bullet"])
     assert list(example.features[0]) == list(select_features(config, ["char.*", "bullet"]))
 
 
@@ -77,17 +77,17 @@ def test_disable_refuses_a_name_that_matches_nothing(config, name, message):
 
 def test_a_fold_model_has_not_read_the_test_page(examples, tmp_path):
     train, test = examples[:4], examples[4]
-    fold = learning.fold_language_model(train, tmp_path / "fold.arpa")
-    everything = learning.fold_language_model(examples, tmp_path / "all.arpa")
+    fold = crossval.fold_language_model(train, tmp_path / "fold.arpa")
+    everything = crossval.fold_language_model(examples, tmp_path / "all.arpa")
     sentence = first_long_sentence(test.name)
     assert fold.score(sentence) > 2 * everything.score(sentence)
 
 
 def test_the_fold_perplexity_is_the_features_packages_own(config, examples, tmp_path):
-    lm = learning.fold_language_model(examples[:4], tmp_path / "fold.arpa")
+    lm = crossval.fold_language_model(examples[:4], tmp_path / "fold.arpa")
     test = examples[4]
-    [rescored] = learning.with_perplexity([test], config, lm)
-    direct = learning.load_example(test.name, config, lm)
+    [rescored] = crossval.with_perplexity([test], config, lm)
+    direct = dataset.load_example(test.name, config, lm)
     assert rescored.features == direct.features
     # The shipped model has read this page's gold: its values are lower.
     assert [f["perplexity"] for f in rescored.features] != [f["perplexity"] for f in test.features]
@@ -98,40 +98,40 @@ def test_cross_validation_ignores_the_model_the_pages_were_loaded_with(
     """Loaded with the shipped model or with one that read every page, the
     folds come out the same: each fold scores with its own model."""
     params = {**config.crf, "max-iterations": 20}
-    everything = learning.fold_language_model(examples, tmp_path / "all.arpa")
-    others = learning.load_examples(PAGES, config, everything)
+    everything = crossval.fold_language_model(examples, tmp_path / "all.arpa")
+    others = dataset.load_examples(PAGES, config, everything)
     assert others[0].features != examples[0].features
     runs = []
     for loaded in (examples, others):
         workdir = tmp_path / f"run{len(runs)}"
         workdir.mkdir()
-        runs.append(learning.cross_validate(loaded, config, 2, params, str(workdir)))
+        runs.append(crossval.cross_validate(loaded, config, 2, params, str(workdir)))
     assert runs[0] == runs[1]
     assert sorted(p.name for p in (tmp_path / "run0").glob("*.arpa")) == ["fold1.arpa", "fold2.arpa"]
 
 
 def test_a_disabled_perplexity_needs_no_fold_model(config, shipped_lm, tmp_path):
     params = {**config.crf, "max-iterations": 5}
-    without = learning.load_examples(PAGES, config, shipped_lm, ["perplexity"])
-    learning.cross_validate(without, config, 2, params, str(tmp_path))
+    without = dataset.load_examples(PAGES, config, shipped_lm, ["perplexity"])
+    crossval.cross_validate(without, config, 2, params, str(tmp_path))
     assert not list(tmp_path.glob("*.arpa"))
 
 
 # --- the filter on its own ------------------------------------------------------
 
 def test_the_filter_is_scored_on_the_crf_folds(examples, tmp_path):
-    results = learning.cross_validate_filter(examples, 2, 3700.0, str(tmp_path))
-    split = learning.folds(examples, 2)
+    results = crossval.cross_validate_filter(examples, 2, 3700.0, str(tmp_path))
+    split = crossval.folds(examples, 2)
     assert [r.pages for r in results] == [len(f) for f in split]
     assert [r.words.gold for r in results] == [
         sum(len(words(examples[i].gold)) for i in f) for f in split]
 
 
 def test_the_filter_without_a_limit_keeps_every_word_and_with_zero_none(examples, tmp_path):
-    everything = learning.total(learning.cross_validate_filter(examples, 2, float("inf"),
+    everything = crossval.total(crossval.cross_validate_filter(examples, 2, float("inf"),
                                                                str(tmp_path)))
     assert everything.words.extracted == sum(len(words(t)) for e in examples for t in e.texts)
-    nothing = learning.total(learning.cross_validate_filter(examples, 2, 0.0, str(tmp_path)))
+    nothing = crossval.total(crossval.cross_validate_filter(examples, 2, 0.0, str(tmp_path)))
     assert nothing.words.extracted == 0 and nothing.words.recall == 0
 
 
@@ -168,8 +168,8 @@ def test_a_model_trained_with_the_perplexity_extra_on_cleans_pages(tmp_path):
 def test_a_model_trained_without_some_features_cleans_without_them(tmp_path):
     config = load_config("cleaneval")
     model = tmp_path / "m.crfsuite"
-    examples = learning.load_examples(PAGES[:2], config, None, ["char.*", "bullet"])
-    written = learning.train(examples, config, model, {"max-iterations": 3},
+    examples = dataset.load_examples(PAGES[:2], config, None, ["char.*", "bullet"])
+    written = fitting.train(examples, config, model, {"max-iterations": 3},
                              disabled=["char.*", "bullet"])
     assert written["disabled"] == ["char.*", "bullet"]
     cleaner = Cleaner(config, model)

@@ -227,7 +227,7 @@ def shipped_configs() -> list[str]:
 
 def settings(config: Config) -> dict[str, Any]:
     """What a model's features depend on, resolved from the config: a model
-    records it when trained (victor.training.learning.train), and cleaning with a
+    records it when trained (victor.training.fitting.train), and cleaning with a
     config whose settings differ is refused, since the same feature names
     would then carry other values than the model learnt. Comments and
     layout of the YAML file do not count; the CRF's own parameters and the

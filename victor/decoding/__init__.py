@@ -1,6 +1,6 @@
 """From the CRF's best path and marginals to the labels a page is cleaned
 with: the one home of that decision, which cleaning (victor.cleaner) and
-cross-validation (victor.training.learning) share so that the figures measure what
+cross-validation (victor.training.crossval) share so that the figures measure what
 users get.
 
 Two widenings of the best path, both measured on pages of web sites the

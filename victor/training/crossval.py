@@ -1,4 +1,5 @@
-"""Training and cross-validation from annotated pages.
+"""Cross-validation from annotated pages, and the calibration its held-out
+pages call for.
 
 Cross-validation splits by web site (victor.training.folds), never by blocks or by
 pages: blocks of one page, and pages of one site, share a template, and a
@@ -8,110 +9,22 @@ cleaning a page of an unseen site ever is.
 
 from __future__ import annotations
 
-import argparse
 import math
-import os
-import sys
-import traceback
-from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Iterator, Sequence
 
 from victor import crf, decoding, features, output, perplexity
+from victor.config import Config
 from victor.decoding import calibration
-from victor.training import evaluate
-from victor.perplexity import ngram
-from victor.annotation.align import read_gold
-from victor.annotation import load_annotation, load_training_page
-from victor.training.folds import PageGroup, page_folds, page_group, site_folds
-from victor.config import MODEL_DIR, ROOT, Config, settings
-from victor.errors import VictorError
 from victor.labels import OTHER
-
-
-@dataclass
-class Example:
-    name: str  # the .anno file
-    url: str
-    texts: list[str]
-    labels: list[str]
-    features: list[dict[str, str]]
-    gold: str  # the person's text the labels were made from (words only matter)
-    group: PageGroup  # its web site and stratum, for the folds
-
-
-def gold_text(anno_path: Path, texts: list[str], labels: list[str]) -> str:
-    """The text a person kept: the words of `NAME.txt` beside `NAME.anno`
-    read as the gold alignment read them when the labels were made (so
-    Dragnet's appended comments, labelled o, are not counted as missed),
-    else the annotation's own content."""
-    beside = anno_path.with_suffix(".txt")
-    if not beside.exists():
-        return output.plain_text(texts, labels)
-    return " ".join(read_gold(beside).words)
-
-
-def load_example(anno_path: str, config: Config, lm=None,
-                 names: Sequence[str] | None = None) -> Example:
-    """One annotated page with the `names` features (by default the
-    config's selection)."""
-    annotation = load_annotation(anno_path)
-    page, labels = load_training_page(anno_path, config, annotation)
-    texts = [b.text for b in page.blocks]
-    url = annotation.url or page.url
-    group = page_group(anno_path, url, page.meta.url)
-    return Example(anno_path, url, texts, labels, features.compute(page, config, lm, names),
-                   gold_text(Path(anno_path), texts, labels), group)
-
-
-def load_examples(anno_paths: Sequence[str], config: Config, lm=None,
-                  disabled: Sequence[str] = ()) -> list[Example]:
-    """All pages with the config's features less the `disabled` ones
-    (features.select_features), or a one-line error for the first page that
-    cannot be used: training on a silently shortened set would mislead."""
-    if not anno_paths:
-        raise VictorError("no annotation files given")
-    names = features.select_features(config, disabled)
-    return [load_example(p, config, lm, names) for p in anno_paths]
-
-
-def train(examples: Sequence[Example], config: Config, model_path: str | os.PathLike,
-          params: dict, on_iteration: Callable[[int, float], None] | None = None,
-          disabled: Sequence[str] = ()) -> dict:
-    """Fits a model and writes it with what it was trained with and on;
-    returns the metadata written. The examples' features are the config's
-    less the `disabled` ones, which the model records so that cleaning with
-    it computes the same."""
-    metadata = {
-        "config": config.name,
-        "config_path": _portable(config.path),
-        "config_sha256": config.digest,
-        "settings": settings(config),
-        "training_pages": [e.name for e in examples],
-        **({"disabled": list(disabled)} if disabled else {}),
-    }
-    return fit(examples, config, params, on_iteration).save(model_path, metadata)
-
-
-def fit(examples: Sequence[Example], config: Config, params: dict,
-        on_iteration: Callable[[int, float], None] | None = None) -> crf.CRF:
-    """A CRF of the config's template fitted to the examples, in memory."""
-    template = crf.load_template(config.template)
-    template = replace(template, source=_portable(Path(template.source)))
-    return crf.CRF(template, params, on_iteration).fit([e.features for e in examples],
-                                                       [e.labels for e in examples],
-                                                       [e.group.site for e in examples])
-
-
-def _portable(path: Path) -> str:
-    """A path inside the project as relative to it, so that shipped model
-    metadata does not name the machine it was trained on."""
-    try:
-        return str(path.resolve().relative_to(ROOT))
-    except ValueError:
-        return str(path)
+from victor.perplexity import ngram
+from victor.annotation import load_training_page
+from victor.training import evaluate
+from victor.training.dataset import Example
+from victor.training.fitting import fit
+from victor.training.folds import page_folds, site_folds
 
 
 @dataclass
@@ -328,102 +241,3 @@ def calibration_report(fitted: dict) -> str:
     return (f"temperature {fitted['temperature']:g} on {fitted['blocks']} held-out blocks: "
             f"log loss {before:.4f} -> {after:.4f}, "
             f"expected calibration error {error_before:.4f} -> {error_after:.4f}")
-
-
-def label_counts(examples: Iterable[Example]) -> Counter[str]:
-    c: Counter[str] = Counter()
-    for e in examples:
-        c.update(e.labels)
-    return c
-
-
-def main(args: argparse.Namespace) -> int:
-    """learn.py's work once its arguments are parsed; returns the exit status."""
-    import tempfile
-    import time
-
-    from victor.config import load_config
-
-    try:
-        config = load_config(args.config)
-        params = dict(config.crf)
-        for key, value in (("c1", args.c1), ("c2", args.c2), ("max-iterations", args.max_iterations),
-                           ("far-other-share", args.far_other_share),
-                           ("min-sites", args.min_sites)):
-            if value is not None:
-                params[key] = value
-        model_path = Path(args.output or config.model)
-        if not args.cross_validate:
-            check_model_target(model_path, args.overwrite, args.replace_shipped_model)
-        files = list(annotation_files(args.files))
-        started = time.perf_counter()
-        examples = load_examples(files, config, perplexity.for_config(config), args.disable)
-        print(f"{len(examples)} pages, {sum(len(e.labels) for e in examples)} blocks, "
-              f"features in {time.perf_counter() - started:.1f}s", file=sys.stderr)
-        if args.cross_validate:
-            with tempfile.TemporaryDirectory(prefix="victor-cv-") as workdir:
-                results = cross_validate(examples, config, args.cross_validate, params,
-                                         workdir, args.jobs, args.split)
-            print(report(results))
-            print(calibration_report(calibrate(results, examples, args.split)))
-            return 0
-        progress = _Progress() if sys.stderr.isatty() else None
-        meta = train(examples, config, model_path, params, progress, args.disable)
-        if progress:
-            progress.close()
-        print(f"wrote {model_path}: {meta['pages']} pages, labels {meta['labels']}, "
-              f"{meta['iterations']} iterations in {meta['training_seconds']:.1f}s",
-              file=sys.stderr)
-        if args.calibrate:
-            with tempfile.TemporaryDirectory(prefix="victor-cv-") as workdir:
-                results = cross_validate(examples, config, args.calibrate, params,
-                                         workdir, args.jobs, args.split)
-            fitted = calibrate(results, examples, args.split)
-            crf.set_calibration(model_path, fitted)
-            print(f"calibrated {model_path}: " + calibration_report(fitted), file=sys.stderr)
-        return 0
-    except VictorError as e:
-        if args.debug:
-            traceback.print_exc()
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-
-
-def check_model_target(path: Path, overwrite: bool, replace_shipped: bool) -> None:
-    """Before hours of training, that the model may be written there: a
-    shipped model is replaced only when asked for in so many words, any
-    other model file only with `overwrite`, and no folders are made (a
-    mistyped -o would leave them behind)."""
-    shipped = path.resolve().parent == MODEL_DIR.resolve()
-    if path.exists():
-        if shipped and not replace_shipped:
-            raise VictorError(f"{path}: a model shipped with Victor; write yours elsewhere with "
-                              "-o FILE, or give --replace-shipped-model to replace it")
-        if not shipped and not overwrite:
-            raise VictorError(f"{path}: exists; give --overwrite to replace it, or another -o")
-    folder = path.parent
-    if folder.exists() and not folder.is_dir():
-        raise VictorError(f"{path}: cannot write model ({folder} is a file, not a folder)")
-    if not folder.exists():
-        raise VictorError(f"{path}: cannot write model (no folder {folder}; make it first)")
-
-
-class _Progress:
-    """One status line on the terminal while L-BFGS iterates."""
-
-    def __call__(self, iteration: int, loss: float) -> None:
-        print(f"\riteration {iteration}  loss {loss:.2f}", end="", file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        print(file=sys.stderr)
-
-
-def annotation_files(inputs: Iterable[str]) -> Iterator[str]:
-    """Files as given; folders walked for .anno files in sorted order."""
-    for item in inputs:
-        if os.path.isdir(item):
-            for root, dirs, names in os.walk(item):
-                dirs.sort()
-                yield from (os.path.join(root, n) for n in sorted(names) if n.endswith(".anno"))
-        else:
-            yield item

@@ -1,0 +1,185 @@
+"""`victor clean`: pages in, cleaned pages out, with a progress line on a
+terminal and a summary at the end."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import TextIO
+
+from victor import batch, files
+from victor.batch import inputs, workers
+from victor.batch.timeout import DEFAULT_TIMEOUT
+from victor.cli.common import _CONFIG_HELP, CLOSED_PIPE, INTERRUPTED, _absolute, fail
+from victor.config import CONFIG_DIR, DEFAULT_CONFIG, resolve
+from victor.errors import VictorError
+from victor.output import Rendering
+
+
+def clean_main(args: argparse.Namespace) -> int:
+    from victor.cleaner import config_of
+
+    try:
+        named = args.config or (config_of(args.model) if args.model else DEFAULT_CONFIG)
+    except VictorError as e:
+        return fail(str(e), args.debug)
+    config = named if resolve(named).parent == CONFIG_DIR else _absolute(named)
+    settings = workers.Settings(config, _absolute(args.model),
+                                args.threshold, int(args.max_size * 1_000_000), args.overwrite,
+                                args.timeout or None, args.language, args.favor,
+                                Rendering(not args.no_links, not args.no_images,
+                                          not args.no_tables))
+    try:
+        # Built here first so that a bad config or model is one clear error
+        # before any work; one process (and forked workers) use this one.
+        workers.worker_cleaner(settings)
+        jobs = inputs.plan(inputs.discover(args.files), args.output, args.format)
+        if args.output:
+            files.make_folder(args.output)
+    except VictorError as e:
+        return fail(str(e), args.debug)
+
+    # A failure is shown as it happens where more is to come: a single page's
+    # is in the summary a moment later.
+    bar = None if args.quiet else Progress(sys.stderr, sys.stderr.isatty(),
+                                           len(jobs) > 1 or any(job.warc for job in jobs))
+    shared_terminal = bar is not None and bar.drawn and sys.stdout.isatty()
+
+    def write(text: str) -> None:
+        if shared_terminal:
+            bar.clear()
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    on_progress = bar.update if bar is not None else None
+    try:
+        if args.dask:
+            from victor.batch.cluster import run_dask
+
+            report = run_dask(jobs, settings, args.dask, write, on_progress)
+        else:
+            processes = args.jobs if args.jobs > 0 else os.cpu_count() or 1
+            report = batch.run(jobs, settings, processes, write, on_progress)
+    except VictorError as e:
+        return fail(str(e), args.debug)
+    except KeyboardInterrupt:  # before the batch began, or while a cluster started
+        print("interrupted", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:  # the reader of standard output has gone (| head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return CLOSED_PIPE
+    finally:
+        if bar is not None:
+            bar.clear()
+    if (report.failed or report.interrupted or len(jobs) > 1 or args.output or report.not_html
+            or report.other_language):
+        print(report.summary(), file=sys.stderr)
+    if report.interrupted:
+        return INTERRUPTED
+    return 1 if report.failed else 0
+
+
+class Progress:
+    """A failed page in one line as soon as it is known (a long batch
+    listed them only at its end), and, when `drawn` (standard error is a
+    terminal), one line redrawn at most five times a second: pages done,
+    their rate, failures, and the time left when the input's size is known."""
+
+    def __init__(self, stream: TextIO, drawn: bool = True, failures: bool = True):
+        self.stream = stream
+        self.drawn = drawn
+        self.live_failures = failures
+        self.start = time.monotonic()
+        self.last = 0.0
+        self.shown = False
+        self.failures = 0  # reported so far
+
+    def update(self, report: batch.Report, fraction: float | None) -> None:
+        if self.live_failures and len(report.failed) > self.failures:
+            self.clear()
+            for source, why in report.failed[self.failures:]:
+                self.stream.write(f"failed: {source}: {why}\n")
+            self.failures = len(report.failed)
+            self.stream.flush()
+        if not self.drawn:
+            return
+        now = time.monotonic()
+        if now - self.last < 0.2:
+            return
+        self.last = now
+        self.shown = True
+        self.stream.write("\r" + progress_line(report, fraction, now - self.start) + "\033[K")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        """Before page text goes to the same terminal, and at the end."""
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self.shown = False
+
+
+def progress_line(report: batch.Report, fraction: float | None, elapsed: float) -> str:
+    rate = report.done / elapsed if elapsed > 0 else 0.0
+    parts = [f"{report.done} pages", f"{rate:.1f} pages/s", f"{len(report.failed)} errors"]
+    if fraction is not None:
+        fraction = min(max(fraction, 0.0), 1.0)
+        filled = round(fraction * 20)
+        parts.insert(0, f"[{'#' * filled}{'.' * (20 - filled)}] {fraction:4.0%}")
+        if fraction > 0:
+            parts.append(f"{_duration(elapsed * (1 - fraction) / fraction)} left")
+    return "  ".join(parts)
+
+
+def _duration(seconds: float) -> str:
+    s = int(seconds + 0.5)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
+def _clean_arguments(ap: argparse.ArgumentParser) -> None:
+    from victor.output import DEFAULT_FORMAT, FORMATS
+
+    ap.add_argument("files", nargs="+",
+                    help="pages, WARC files (.warc, .warc.gz), folders of them, fsspec URLs, "
+                         "or - for standard input")
+    ap.add_argument("--config", help=_CONFIG_HELP + "; with --model alone, the one the "
+                                      "model was trained with")
+    ap.add_argument("--model", help="model file (default: the config's shipped model)")
+    ap.add_argument("--format", choices=FORMATS,
+                    help=f"output format of pages (default {DEFAULT_FORMAT}); "
+                         "WARC files give jsonl")
+    ap.add_argument("-o", "--output",
+                    help="folder (or fsspec URL) for one output file a page and one NAME.jsonl "
+                         "a WARC file (default: standard output)")
+    ap.add_argument("--threshold", type=float,
+                    help="keep content blocks only if their (calibrated) content probability, "
+                         "between 0 and 1, is at least this; it only takes blocks away")
+    ap.add_argument("--language", metavar="CODES",
+                    help="keep only pages whose cleaned text is in one of these languages "
+                         "(ISO 639 codes, as en or en,de); the others are skipped, not failed")
+    ap.add_argument("--favor", choices=("precision", "recall"),
+                    help="keep less (precision) or more (recall) around what the model is "
+                         "sure of (docs/output.md)")
+    ap.add_argument("--no-links", action="store_true",
+                    help="markdown and html: a link's text without its address")
+    ap.add_argument("--no-images", action="store_true",
+                    help="markdown and html: an image's alt text in place of the image")
+    ap.add_argument("--no-tables", action="store_true",
+                    help="markdown and html: a table's cells as lines of text, not a table")
+    ap.add_argument("--overwrite", action="store_true",
+                    help="replace outputs that exist already (never an input)")
+    ap.add_argument("--max-size", type=float, default=50, help="largest page in MB (default 50)")
+    ap.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                    help="seconds a page may take; a slower one is reported and skipped "
+                         f"(default {DEFAULT_TIMEOUT:g}; 0: no limit)")
+    engine = ap.add_mutually_exclusive_group()
+    engine.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                        help="worker processes (default 1; 0: one a core)")
+    engine.add_argument("--dask", metavar="ADDRESS",
+                        help="run on a Dask cluster (the 'dask' extra): a scheduler address, "
+                             "or local:N for N worker processes on this machine")
+    ap.add_argument("-q", "--quiet", action="store_true",
+                    help="no progress bar and no failure until the summary at the end")
+    ap.add_argument("--debug", action="store_true", help="show tracebacks")

@@ -1,0 +1,108 @@
+"""`victor learn`: train a model, cross-validate, or calibrate, from
+annotated pages."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from victor.cli.common import _CONFIG_HELP, fail
+from victor.config import DEFAULT_CONFIG, load_config
+from victor.errors import VictorError
+
+
+def learn_main(args: argparse.Namespace) -> int:
+    """`victor learn` once its arguments are parsed; returns the exit status.
+    Training is imported here, so that `victor clean` never loads it."""
+    from victor import crf, perplexity
+    from victor.training.crossval import calibrate, calibration_report, cross_validate, report
+    from victor.training.dataset import annotation_files, load_examples
+    from victor.training.fitting import check_model_target, train
+
+    try:
+        config = load_config(args.config)
+        params = dict(config.crf)
+        for key, value in (("c1", args.c1), ("c2", args.c2), ("max-iterations", args.max_iterations),
+                           ("far-other-share", args.far_other_share),
+                           ("min-sites", args.min_sites)):
+            if value is not None:
+                params[key] = value
+        model_path = Path(args.output or config.model)
+        if not args.cross_validate:
+            check_model_target(model_path, args.overwrite, args.replace_shipped_model)
+        files = list(annotation_files(args.files))
+        started = time.perf_counter()
+        examples = load_examples(files, config, perplexity.for_config(config), args.disable)
+        print(f"{len(examples)} pages, {sum(len(e.labels) for e in examples)} blocks, "
+              f"features in {time.perf_counter() - started:.1f}s", file=sys.stderr)
+        if args.cross_validate:
+            with tempfile.TemporaryDirectory(prefix="victor-cv-") as workdir:
+                results = cross_validate(examples, config, args.cross_validate, params,
+                                         workdir, args.jobs, args.split)
+            print(report(results))
+            print(calibration_report(calibrate(results, examples, args.split)))
+            return 0
+        progress = _Progress() if sys.stderr.isatty() else None
+        meta = train(examples, config, model_path, params, progress, args.disable)
+        if progress:
+            progress.close()
+        print(f"wrote {model_path}: {meta['pages']} pages, labels {meta['labels']}, "
+              f"{meta['iterations']} iterations in {meta['training_seconds']:.1f}s",
+              file=sys.stderr)
+        if args.calibrate:
+            with tempfile.TemporaryDirectory(prefix="victor-cv-") as workdir:
+                results = cross_validate(examples, config, args.calibrate, params,
+                                         workdir, args.jobs, args.split)
+            fitted = calibrate(results, examples, args.split)
+            crf.set_calibration(model_path, fitted)
+            print(f"calibrated {model_path}: " + calibration_report(fitted), file=sys.stderr)
+        return 0
+    except VictorError as e:
+        return fail(str(e), args.debug)
+
+
+class _Progress:
+    """One status line on the terminal while L-BFGS iterates."""
+
+    def __call__(self, iteration: int, loss: float) -> None:
+        print(f"\riteration {iteration}  loss {loss:.2f}", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        print(file=sys.stderr)
+
+
+def _learn_arguments(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("files", nargs="+", help=".anno files (or folders of them)")
+    ap.add_argument("--config", default=DEFAULT_CONFIG, help=_CONFIG_HELP)
+    ap.add_argument("-o", "--output",
+                    help="model file to write (default: the config's model, which must not be "
+                         "a shipped one)")
+    ap.add_argument("--overwrite", action="store_true",
+                    help="replace the model file if it exists")
+    ap.add_argument("--replace-shipped-model", action="store_true",
+                    help="allow writing over a model shipped with Victor (victor/models/)")
+    ap.add_argument("--cross-validate", type=int, metavar="K",
+                    help="split the pages into K folds, train and test each, print the figures")
+    ap.add_argument("--calibrate", type=int, metavar="K",
+                    help="after training, fit the content probability's calibration on K folds "
+                         "(K more trainings) and record it in the model (victor/decoding/calibration.py)")
+    ap.add_argument("--split", choices=("site", "page"), default="site",
+                    help="cross-validation folds keep each web site on one side (default), "
+                         "or split pages regardless of site (the old, optimistic figures)")
+    ap.add_argument("--disable", nargs="+", default=[], metavar="FEATURE",
+                    help="leave these features out (FAMILY.* for a whole family)")
+    ap.add_argument("--c1", type=float, help="L1 regularisation (default: from the config)")
+    ap.add_argument("--c2", type=float, help="L2 regularisation (default: from the config)")
+    ap.add_argument("--max-iterations", type=int,
+                    help="L-BFGS iterations (default: from the config)")
+    ap.add_argument("--far-other-share", type=float, metavar="SHARE",
+                    help="train on this share of the boilerplate runs beyond 10 blocks of "
+                         "any content (default: from the config)")
+    ap.add_argument("--min-sites", type=int, metavar="N",
+                    help="train only on feature values (class words...) that N training sites "
+                         "or more show (default: from the config)")
+    ap.add_argument("-j", "--jobs", type=int, default=1, help="processes for cross-validation folds")
+    ap.add_argument("--debug", action="store_true", help="show tracebacks")

@@ -1,0 +1,82 @@
+"""Annotated pages as training examples: each page's blocks, labels,
+features, the person's text, and the web site it belongs to (for the
+folds)."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+from victor import features, output
+from victor.annotation import load_annotation, load_training_page
+from victor.annotation.align import read_gold
+from victor.config import Config
+from victor.errors import VictorError
+from victor.training.folds import PageGroup, page_group
+
+
+@dataclass
+class Example:
+    name: str  # the .anno file
+    url: str
+    texts: list[str]
+    labels: list[str]
+    features: list[dict[str, str]]
+    gold: str  # the person's text the labels were made from (words only matter)
+    group: PageGroup  # its web site and stratum, for the folds
+
+
+def gold_text(anno_path: Path, texts: list[str], labels: list[str]) -> str:
+    """The text a person kept: the words of `NAME.txt` beside `NAME.anno`
+    read as the gold alignment read them when the labels were made (so
+    Dragnet's appended comments, labelled o, are not counted as missed),
+    else the annotation's own content."""
+    beside = anno_path.with_suffix(".txt")
+    if not beside.exists():
+        return output.plain_text(texts, labels)
+    return " ".join(read_gold(beside).words)
+
+
+def load_example(anno_path: str, config: Config, lm=None,
+                 names: Sequence[str] | None = None) -> Example:
+    """One annotated page with the `names` features (by default the
+    config's selection)."""
+    annotation = load_annotation(anno_path)
+    page, labels = load_training_page(anno_path, config, annotation)
+    texts = [b.text for b in page.blocks]
+    url = annotation.url or page.url
+    group = page_group(anno_path, url, page.meta.url)
+    return Example(anno_path, url, texts, labels, features.compute(page, config, lm, names),
+                   gold_text(Path(anno_path), texts, labels), group)
+
+
+def load_examples(anno_paths: Sequence[str], config: Config, lm=None,
+                  disabled: Sequence[str] = ()) -> list[Example]:
+    """All pages with the config's features less the `disabled` ones
+    (features.select_features), or a one-line error for the first page that
+    cannot be used: training on a silently shortened set would mislead."""
+    if not anno_paths:
+        raise VictorError("no annotation files given")
+    names = features.select_features(config, disabled)
+    return [load_example(p, config, lm, names) for p in anno_paths]
+
+
+def label_counts(examples: Iterable[Example]) -> Counter[str]:
+    c: Counter[str] = Counter()
+    for e in examples:
+        c.update(e.labels)
+    return c
+
+
+def annotation_files(inputs: Iterable[str]) -> Iterator[str]:
+    """Files as given; folders walked for .anno files in sorted order."""
+    for item in inputs:
+        if os.path.isdir(item):
+            for root, dirs, names in os.walk(item):
+                dirs.sort()
+                yield from (os.path.join(root, n) for n in sorted(names) if n.endswith(".anno"))
+        else:
+            yield item
