@@ -76,7 +76,7 @@ def victor_features(opts: argparse.Namespace) -> Runner | str:
     config = load_config(opts.config)
     if not features.select_features(config):
         return f"skipped: config {config.name} selects no features"
-    lm = perplexity.for_config(config)
+    lm = perplexity.for_config(config, features.select_features(config))
     return per_page(lambda data: features.compute(read_page(data, config), config, lm))
 
 
@@ -115,7 +115,7 @@ def victor_batch(opts: argparse.Namespace, jobs: int | None = None) -> Runner | 
         Cleaner(opts.config, opts.model)  # fail here, not on every page in the workers
     except VictorError as e:
         return f"skipped: {e}"
-    settings = workers.Settings(config=opts.config, model=opts.model, overwrite=True)
+    settings = workers.RunOptions(config=opts.config, model=opts.model, overwrite=True)
 
     def batch_run(paths: list[Path]) -> list[str]:
         with tempfile.TemporaryDirectory() as out:

@@ -66,7 +66,7 @@ def test_the_shipped_model_was_trained_with_this_config_on_every_annotated_page(
     # decoded (keep-above) may change without a retraining.
     assert meta["settings"] == settings(config)
     assert {k.replace("-", "_"): v for k, v in config.crf.items()}.items() <= meta["params"].items()
-    assert meta["template"]["text"] == config.template.read_text(encoding="utf-8")
+    assert meta["template"]["text"] == load_template(config.template).text
     assert len(meta["training_pages"]) == len(list(DRAGNET.glob("*.anno"))) == 806
 
 

@@ -24,7 +24,7 @@ from victor.cli.clean import progress_line
 from victor.errors import VictorError
 from victor.files import make_folder
 from victor.batch.inputs import discover, plan
-from victor.batch.workers import Settings
+from victor.batch.workers import RunOptions
 
 CLEANEVAL = pages(CLEANEVAL_DIR)[:10]
 # Thirty real news pages, about two seconds of work for one process.
@@ -33,7 +33,7 @@ DRAGNET = pages(DRAGNET_DIR)[:30]
 
 @pytest.fixture(scope="module")
 def settings(tmp_path_factory):
-    return Settings("cleaneval", model_for_tests(tmp_path_factory.mktemp("model")))
+    return RunOptions("cleaneval", model_for_tests(tmp_path_factory.mktemp("model")))
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +87,7 @@ def test_existing_outputs_are_kept_unless_overwrite(settings, tmp_path):
     assert (report.done, report.skipped) == (1, 1)
     assert kept.read_text(encoding="utf-8") == "a person's edits\n"
     jobs = plan([str(p) for p in pages], str(tmp_path), None)
-    again = batch.run(jobs, Settings(settings.config, settings.model, overwrite=True), 2)
+    again = batch.run(jobs, RunOptions(settings.config, settings.model, overwrite=True), 2)
     assert (again.done, again.skipped) == (2, 0)
     assert kept.read_text(encoding="utf-8").startswith("URL: ")
 

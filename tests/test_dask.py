@@ -11,7 +11,7 @@ from victor import batch
 from victor.batch.cluster import run_dask
 from victor.errors import VictorError
 from victor.batch.inputs import plan
-from victor.batch.workers import Settings
+from victor.batch.workers import RunOptions
 
 pytest.importorskip("distributed")
 
@@ -23,7 +23,7 @@ def inputs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("dask")
     warc = folder / "crawl.warc.gz"
     crawl_warc(warc)
-    settings = Settings("cleaneval", model_for_tests(folder))
+    settings = RunOptions("cleaneval", model_for_tests(folder))
     return settings, [str(p) for p in PAGES] + [str(warc)]
 
 

@@ -16,7 +16,7 @@ import yaml
 
 from victor.config import CONFIG_DIR, Config, load_config
 from victor.errors import VictorError
-from victor.features import EXTRA_OF, FEATURE_NAMES, KINDS, compute, select_features, table
+from victor.features import FEATURE_NAMES, KINDS, compute, select_features, table
 from victor.features.context import COUNT, RATIO
 from victor.reading.page import read_page
 
@@ -85,7 +85,6 @@ def exact(tmp_path_factory: pytest.TempPathFactory) -> Config:
     and shares in hundredths."""
     raw = yaml.safe_load((CONFIG_DIR / "cleaneval.yaml").read_text())
     raw["crf-features"] = [n for n in FEATURE_NAMES if n != "perplexity"]
-    raw["extras"] = {"class-words": True, "link-density": True, "depth": True}
     raw["values"] = {n: list(range(101)) for n, k in KINDS.items() if k == COUNT}
     raw["scales"] = {n: 100 for n, k in KINDS.items() if k == RATIO}
     path = tmp_path_factory.mktemp("configs") / "exact.yaml"
@@ -351,7 +350,7 @@ class FakeModel:
 
 class NoModel:
     def __getattr__(self, name: str) -> None:
-        raise AssertionError("the language model was used while extras.perplexity is off")
+        raise AssertionError("the language model was used while the perplexity feature is not selected")
 
 
 def test_perplexity_is_asked_of_the_model_only_when_switched_on(
@@ -359,13 +358,13 @@ def test_perplexity_is_asked_of_the_model_only_when_switched_on(
     assert "perplexity" not in rows(SIDEBAR, exact)[0][1]
     page = read_page(SIDEBAR.encode(), exact)
     compute(page, exact, NoModel())
-    raw = dict(exact.raw, extras={"perplexity": True}, **{"crf-features": ["perplexity"]})
+    raw = dict(exact.raw, **{"crf-features": ["perplexity"]})
     path = tmp_path / "lm.yaml"
     path.write_text(yaml.safe_dump(raw))
     config = load_config(path)
     assert [f["perplexity"] for f in compute(page, config, FakeModel())] == [
         str(len(t)) for t in SIDEBAR_TEXTS]
-    with pytest.raises(VictorError, match="extras.perplexity"):
+    with pytest.raises(VictorError, match="perplexity feature is selected"):
         compute(page, config)
 
 
@@ -373,10 +372,10 @@ def test_table_has_a_header_and_a_row_a_block(cleaneval: Config) -> None:
     page = read_page(SIDEBAR.encode(), cleaneval)
     lines = table(page, compute(page, cleaneval)).splitlines()
     header = lines[0].split("\t")
-    # cleaneval.yaml selects every feature of the thesis, and those of the
-    # extras it switches on (not perplexity, nor the article model's).
-    assert header == ["id", *(n for n in FEATURE_NAMES
-                              if n not in EXTRA_OF or cleaneval.extras.get(EXTRA_OF[n]))]
+    # The features the config selects, in the table's order (not
+    # perplexity, nor the article model's).
+    assert header == ["id", *select_features(cleaneval)]
+    assert "perplexity" not in header and "size.container" not in header
     assert len(lines) == 1 + len(SIDEBAR_TEXTS)
     assert [line.split("\t")[0] for line in lines[1:]] == [str(i) for i in range(9)]
     assert all(len(line.split("\t")) == len(header) for line in lines)
@@ -391,8 +390,7 @@ def test_a_page_without_text_has_no_rows(cleaneval: Config) -> None:
 
 def test_cleaneval_config_selects_what_it_discretises(cleaneval: Config) -> None:
     selected = select_features(cleaneval)
-    assert set(selected) == {n for n in FEATURE_NAMES
-                             if n not in EXTRA_OF or cleaneval.extras.get(EXTRA_OF[n])}
+    assert "perplexity" not in selected and "container.p" in selected
     for name in selected:
         if KINDS[name] == COUNT:
             assert name in cleaneval.values
@@ -404,7 +402,7 @@ def test_cleaneval_config_selects_what_it_discretises(cleaneval: Config) -> None
     ({"crf-features": ["container.p", "char.alpha"]},
      "key 'crf-features': unknown feature 'char.alpha'; did you mean char.alpha-rel?"),
     ({"crf-features": ["colour.*"]}, "unknown feature 'colour.*'"),
-    ({"extras": {"css": True}}, "key 'extras.css': unknown extra"),
+    ({"extras": {"css": True}}, "key 'extras': unknown key"),
     ({"values": {"split.br": [0, 1], "position": [0, 1]}},
      "key 'values.position': not a feature discretised by values"),
     ({"crf-features": ["split.*"], "values": {"split.p": [0, 1]}},

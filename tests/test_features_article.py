@@ -45,10 +45,9 @@ NEW = ("text-density", "size", "main-group", "title")
 
 @pytest.fixture(scope="module")
 def exact(tmp_path_factory: pytest.TempPathFactory) -> Config:
-    """article.yaml with every new family on, counts kept whole and shares
+    """article.yaml (which selects every new family), counts kept whole and shares
     in hundredths, so that an expected value reads as counted."""
     raw = yaml.safe_load((CONFIG_DIR / "article.yaml").read_text())
-    raw["extras"].update({family: True for family in NEW})
     raw["values"] = {n: list(range(1001)) for n, k in KINDS.items() if k == COUNT}
     raw["scales"] = {n: 100 for n, k in KINDS.items() if k == RATIO}
     path = tmp_path_factory.mktemp("configs") / "exact.yaml"
@@ -70,7 +69,6 @@ def test_the_test_config_selects_the_new_families(exact: Config) -> None:
 
 def test_the_new_families_are_off_unless_a_config_turns_them_on() -> None:
     cleaneval = load_config("cleaneval")
-    assert not any(cleaneval.extras.get(family) for family in NEW)
     assert not any(n.startswith(tuple(f + "." for f in NEW)) for n in select_features(cleaneval))
 
 

@@ -33,7 +33,6 @@ def exact(tmp_path_factory: pytest.TempPathFactory) -> Config:
     shares in hundredths."""
     raw = yaml.safe_load((CONFIG_DIR / "cleaneval.yaml").read_text())
     raw["crf-features"] = list(NAMES)
-    raw["extras"] = {"path": True, "words-before": True, "nearest-text": True}
     raw["values"] = {n: list(range(101)) for n in NAMES if KINDS[n] == COUNT}
     raw["scales"] = {n: 100 for n in NAMES if KINDS[n] == RATIO}
     path = tmp_path_factory.mktemp("configs") / "exact.yaml"

@@ -9,10 +9,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import yaml
 
 from victor.training import crossval, dataset, fitting
 from victor.cleaner import Cleaner
-from victor.config import CONFIG_DIR, load_config
+from victor.config import TEMPLATE_DIR, load_config
 from victor.errors import VictorError
 from victor.features import select_features
 from victor.perplexity.ngram import sentence_words, text_paragraphs
@@ -28,7 +29,7 @@ PAGES = [str(DATA / f"{n}.anno") for n in (12, 14, 31, 49, 51)]
 @pytest.fixture(scope="module")
 def config():
     base = load_config("cleaneval")
-    return replace(base, extras={**base.extras, "perplexity": True})
+    return replace(base, crf_features=(*base.crf_features, "perplexity"))
 
 
 @pytest.fixture(scope="module")
@@ -135,12 +136,20 @@ def test_the_filter_without_a_limit_keeps_every_word_and_with_zero_none(examples
     assert nothing.words.extracted == 0 and nothing.words.recall == 0
 
 
-def test_learn_py_cross_validates_with_the_perplexity_extra_on(tmp_path):
+def perplexity_config(tmp_path: Path) -> Path:
+    """The cleaneval config with the perplexity feature: one more name in
+    its feature list, one more line in its template."""
+    template = (TEMPLATE_DIR / "cleaneval.tpl").read_text(encoding="utf-8")
+    (tmp_path / "perplexity.tpl").write_text(template + "perplexity [-1..1]\n", encoding="utf-8")
+    features = [*load_config("cleaneval").crf_features, "perplexity"]
     config = tmp_path / "cleaneval-perplexity.yaml"
-    shipped = (CONFIG_DIR / "cleaneval.yaml").read_text(encoding="utf-8")
-    config.write_text(shipped.replace("  perplexity: false", "  perplexity: true"),
-                      encoding="utf-8")
-    assert "  perplexity: true" in config.read_text(encoding="utf-8")
+    config.write_text(yaml.safe_dump({"base": "cleaneval", "template": "./perplexity.tpl",
+                                      "crf-features": features}), encoding="utf-8")
+    return config
+
+
+def test_learn_py_cross_validates_with_the_perplexity_extra_on(tmp_path):
+    config = perplexity_config(tmp_path)
     proc = subprocess.run([sys.executable, str(ROOT / "learn.py"), "--config", str(config),
                            "--cross-validate", "2", "--max-iterations", "5", *PAGES[:4]],
                           capture_output=True, text=True, cwd=ROOT)
@@ -150,10 +159,7 @@ def test_learn_py_cross_validates_with_the_perplexity_extra_on(tmp_path):
 
 
 def test_a_model_trained_with_the_perplexity_extra_on_cleans_pages(tmp_path):
-    config = tmp_path / "cleaneval-perplexity.yaml"
-    shipped = (CONFIG_DIR / "cleaneval.yaml").read_text(encoding="utf-8")
-    config.write_text(shipped.replace("  perplexity: false", "  perplexity: true"),
-                      encoding="utf-8")
+    config = perplexity_config(tmp_path)
     model = tmp_path / "ppl.crfsuite"
     run = lambda script, *args: subprocess.run(
         [sys.executable, str(ROOT / script), "--config", str(config), *map(str, args)],

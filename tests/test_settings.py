@@ -21,10 +21,12 @@ PAGE = ROOT / "data" / "cleaneval" / "1.html"
 
 
 def edited_config(tmp_path: Path, name: str = "cleaneval") -> Path:
-    """A shipped config with one value list changed; same name, so it
-    names the shipped model and template."""
+    """A shipped config with one value list changed (in its own file, or
+    over its base's); same name, so it names the shipped model and
+    template."""
     text = (CONFIG_DIR / f"{name}.yaml").read_text(encoding="utf-8")
-    edited = text.replace("split.p: [0, 1, 2, 3]", "split.p: [0, 1, 2, 4]")
+    edited = (text.replace("split.p: [0, 1, 2, 3]", "split.p: [0, 1, 2, 4]")
+              if "split.p:" in text else text + "values:\n  split.p: [0, 1, 2, 4]\n")
     assert edited != text
     path = tmp_path / f"{name}.yaml"
     path.write_text(edited, encoding="utf-8")

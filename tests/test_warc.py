@@ -18,7 +18,7 @@ from victor.batch import crawl
 from victor.cleaner import Cleaner
 from victor.errors import VictorError
 from victor.batch.inputs import plan
-from victor.batch.workers import Settings
+from victor.batch.workers import RunOptions
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +27,7 @@ def setup(tmp_path_factory):
     model = model_for_tests(folder)
     warc = folder / "crawl.warc.gz"
     pages = crawl_warc(warc)
-    return Settings("cleaneval", model), warc, pages
+    return RunOptions("cleaneval", model), warc, pages
 
 
 def run(settings, warc, outdir=None, workers=1):

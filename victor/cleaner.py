@@ -25,7 +25,8 @@ import numpy as np
 from victor import crf, decoding, features, output
 from victor.output import Rendering
 from victor.decoding.calibration import content_probabilities
-from victor.config import CONFIG_DIR, DEFAULT_CONFIG, ROOT, Config, load_config, settings
+from victor.columns import Columns
+from victor.config import DEFAULT_CONFIG, Config, from_model, load_config, settings
 from victor.errors import EMPTY_PAGE, NO_TEXT, OtherLanguage, VictorError
 from victor.output.language import identify, parse_languages
 from victor.labels import CONTENT, LABELS
@@ -43,7 +44,7 @@ class Result:
 
     page: Page
     labels: list[str]
-    columns: features.Columns = field(repr=False)
+    columns: Columns = field(repr=False)
     scores: np.ndarray = field(repr=False)  # the CRF's score of each label, per block
     model: crf.Model = field(repr=False)
     fallback: bool = False  # the labels are the floor's: the best path kept no block
@@ -141,29 +142,12 @@ class Result:
         return getattr(self, fmt)()
 
 
-def config_of(model: str | Path) -> str:
-    """The config a model was trained with, for a model named without one:
-    the config file it recorded, where it still is, else the shipped config
-    of that name."""
-    if not Path(model).is_file():
-        return DEFAULT_CONFIG  # loading the model says what is wrong with it
-    metadata = crf.read_metadata(model)
-    recorded = metadata.get("config_path", "")
-    for path in (Path(recorded), ROOT / recorded) if recorded else ():
-        if path.is_file():
-            return str(path)
-    name = str(metadata.get("config", ""))
-    if not (CONFIG_DIR / f"{name}.yaml").is_file():
-        raise VictorError(f"{model}: trained for config {name!r}, which is neither shipped "
-                          "nor where it was; name its config with --config")
-    return name
-
-
 class Cleaner:
     """Loads what cleaning needs once; `clean` may then be called for many pages.
 
     `config` is a shipped config's name or a config file; `model` replaces
-    the config's model; with `threshold` (a probability, 0 to 1) a content
+    the config's model, and a model alone (`from_model`) brings the
+    settings and decoding it was trained with; with `threshold` (a probability, 0 to 1) a content
     block the model is less sure of than that becomes boilerplate; with
     `language` ("en", "en,de" or a list of codes) a page whose cleaned text
     is in none of them raises OtherLanguage, a VictorError."""
@@ -176,21 +160,30 @@ class Cleaner:
                               "(a probability that a block is content)")
         if favor is not None and favor not in decoding.FAVOR_BARS:
             raise VictorError(f"favor {favor!r}: choose one of {', '.join(decoding.FAVOR_BARS)}")
-        if config is None:
-            config = config_of(model) if model else DEFAULT_CONFIG
-        self.config = config if isinstance(config, Config) else load_config(config)
-        self.selected = features.select_features(self.config)
-        # A missing extra is said first: no model works without it.
-        self.lm = _language_model(self.config)
-        self.model = crf.load_model(model or self.config.model, expected_config=self.config.name,
-                                    expected_settings=settings(self.config))
+        if config is None and model is not None:
+            # The model carries its settings and decoding: nothing else is read.
+            self.model = crf.load_model(model)
+            self.config = from_model(model, self.model.metadata)
+        else:
+            self.config = (config if isinstance(config, Config)
+                           else load_config(config or DEFAULT_CONFIG))
+            self.model = crf.load_model(model or self.config.model,
+                                        expected_config=self.config.name,
+                                        expected_settings=settings(self.config))
         # What the model was trained without (learn --disable) stays out.
-        disabled = self.model.metadata.get("disabled", [])
-        if disabled:
-            self.selected = features.select_features(self.config, disabled)
+        self.selected = features.select_features(self.config,
+                                                 self.model.metadata.get("disabled", []))
+        self.lm = _language_model(self.config, self.selected)
         self.threshold = threshold
         self.favor = favor
         self.languages = parse_languages(language) if language else ()
+
+    @classmethod
+    def from_model(cls, model: str | Path, threshold: float | None = None,
+                   language: str | Sequence[str] | None = None,
+                   favor: str | None = None) -> "Cleaner":
+        """A Cleaner of a trained model file and nothing else."""
+        return cls(None, model, threshold, language, favor)
 
     def read(self, data: bytes | str, source: str = "-", url: str = "",
              encoding: str | None = None) -> Page:
@@ -252,14 +245,14 @@ class Cleaner:
         return result
 
 
-def _language_model(config: Config) -> PerplexityModel | None:
-    """The config's language model when its perplexity extra is on, else
-    None: only then are the language-model code and KenLM imported."""
-    if not config.extras.get("perplexity"):
+def _language_model(config: Config, selected: Sequence[str]) -> PerplexityModel | None:
+    """The config's language model when the perplexity feature is selected,
+    else None: only then are the language-model code and KenLM imported."""
+    if "perplexity" not in selected:
         return None
     from victor.perplexity import for_config
 
-    return for_config(config)
+    return for_config(config, selected)
 
 
 def extract(html: bytes | str, config: str | Path | None = None, output: str = "text",

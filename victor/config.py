@@ -3,7 +3,13 @@
 A config is loaded once, checked strictly (a misspelt key silently ignored
 would train a different model than the user meant), and passed down to
 every stage. `--config NAME` means the package's `victor/configs/NAME.yaml`;
-a path to a file works too.
+a path to a file works too. A config may extend another (`base: NAME`) and
+state only how it differs: its mappings (values, scales, regexp, crf) add
+to or replace the base's entries, any other key replaces the base's.
+
+A trained model records what its features were computed with and how its
+labels are decoded (victor.training.fitting.train), so that `from_model`
+gives the config to clean with it without the file it was trained from.
 
 The shipped configs, templates and models are package data, found through
 importlib.resources so that they are there however Victor was installed.
@@ -13,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.resources
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,14 +54,13 @@ ROOT = Path(__file__).resolve().parent.parent
 class Config:
     name: str
     path: Path
-    # sha256 of the file's bytes: a model records it to detect a config change.
+    # sha256 of the config's mapping (with its base's): a model records it.
     digest: str
     parser: str
     tag_delete: frozenset[str]
     template: Path
     model: Path
     crf_features: tuple[str, ...]
-    extras: dict[str, bool]
     values: dict[str, tuple[float, ...]]
     scales: dict[str, int]
     regexp: dict[str, tuple[re.Pattern, ...]]
@@ -80,7 +86,7 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "template": (str, "a template name or path"),
     "model": (str, "a model path"),
     "crf-features": (list, "a list of feature names"),
-    "extras": (dict, "a mapping of extra feature families to true/false"),
+    "base": (str, "the name or path of the config this one extends"),
     "values": (dict, "a mapping of feature names to ascending number lists"),
     "scales": (dict, "a mapping of feature names to step counts"),
     "regexp": (dict, "a mapping of names to lists of regular expressions"),
@@ -104,6 +110,12 @@ def resolve(name_or_path: str | Path) -> Path:
 
 def load_config(name_or_path: str | Path) -> Config:
     path = resolve(name_or_path)
+    raw = _read(path, ())
+    return _checked(raw, path, hashlib.sha256(json.dumps(raw, sort_keys=True).encode()).hexdigest())
+
+
+def _read(path: Path, seen: tuple[Path, ...]) -> dict[str, Any]:
+    """The config file's mapping, merged onto its base's."""
     try:
         data = path.read_bytes()
     except OSError as e:
@@ -117,7 +129,42 @@ def load_config(name_or_path: str | Path) -> Config:
         raise VictorError(f"{path}:{where} not valid YAML: {getattr(e, 'problem', e)}")
     if not isinstance(raw, dict):
         raise VictorError(f"{path}: a config must be a mapping of keys to values")
+    base = raw.pop("base", None)
+    if base is None:
+        return raw
+    if not isinstance(base, str):
+        raise VictorError(f"{path}: key 'base': must be the name or path of a config")
+    base_path = resolve(base) if "/" not in base else _locate(base, path, CONFIG_DIR, ".yaml")
+    if base_path.resolve() in seen or base_path.resolve() == path.resolve():
+        raise VictorError(f"{path}: key 'base': {base} extends itself")
+    merged = _read(base_path, seen + (path.resolve(),))
+    # A config's template and model are its own (by default of its own name).
+    merged.pop("template", None)
+    merged.pop("model", None)
+    for key, value in raw.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    return merged
 
+
+def from_model(model: str | Path, metadata: dict[str, Any]) -> Config:
+    """The config a model was trained with, from what it recorded: its
+    feature settings and its decoding. A model recorded before decoding
+    was decodes by its best path alone."""
+    recorded = metadata.get("settings")
+    if not isinstance(recorded, dict):
+        raise VictorError(f"{model}: the model records no settings; name its config with --config")
+    raw = {**recorded, **metadata.get("decoding", {}), "model": str(Path(model).resolve())}
+    name = str(metadata.get("config", Path(model).stem))
+    path = Path(model).with_name(f"{name}.yaml")
+    return _checked(raw, path, str(metadata.get("config_sha256", "")))
+
+
+def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
+    """A Config from a mapping, checked once, whole: `path` names it in
+    the errors."""
     def bad(key: str, why: str) -> VictorError:
         return VictorError(f"{path}: key '{key}': {why}")
 
@@ -154,11 +201,6 @@ def load_config(name_or_path: str | Path) -> Config:
             except re.error as e:
                 raise bad(f"regexp.{name}", f"pattern {i} does not compile: {e}")
         regexp[str(name)] = tuple(compiled)
-    extras: dict[str, bool] = {}
-    for name, on in raw.get("extras", {}).items():
-        if not isinstance(on, bool):
-            raise bad(f"extras.{name}", "must be true or false")
-        extras[str(name)] = on
     keep_above = raw.get("keep-above")
     if isinstance(keep_above, bool) or (keep_above is not None and not 0 <= keep_above <= 1):
         raise bad("keep-above", "must be a probability between 0 and 1, or null")
@@ -188,13 +230,12 @@ def load_config(name_or_path: str | Path) -> Config:
     return Config(
         name=path.stem,
         path=path,
-        digest=hashlib.sha256(data).hexdigest(),
+        digest=digest,
         parser=parser,
         tag_delete=frozenset(t.lower() for t in raw["tag-delete"]),
         template=template_path,
         model=model_path,
         crf_features=tuple(raw["crf-features"]),
-        extras=extras,
         values=values,
         scales=scales,
         regexp=regexp,
@@ -237,11 +278,22 @@ def settings(config: Config) -> dict[str, Any]:
         "parser": config.parser,
         "tag-delete": sorted(config.tag_delete),
         "crf-features": list(config.crf_features),
-        "extras": dict(sorted(config.extras.items())),
         "values": {k: list(v) for k, v in sorted(config.values.items())},
         "scales": dict(sorted(config.scales.items())),
         "regexp": {k: [p.pattern for p in v] for k, v in sorted(config.regexp.items())},
     }
+
+
+def decoding_settings(config: Config) -> dict[str, Any]:
+    """How a config decodes the CRF's labels (victor/decoding/), under the
+    keys of the config file: a model records it, so that cleaning with the
+    model alone decodes as its config did."""
+    out: dict[str, Any] = {"floor-share": config.floor_share}
+    if config.keep_above is not None:
+        out["keep-above"] = config.keep_above
+    if config.unit_share is not None:
+        out["unit-share"] = config.unit_share
+    return out
 
 
 def differences(recorded: dict[str, Any], current: dict[str, Any]) -> list[str]:

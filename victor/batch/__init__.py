@@ -32,7 +32,7 @@ from victor.errors import VictorError
 from victor.files import AtomicFile, output_exists
 from victor.batch.inputs import Job, open_input, read_input
 from victor.output import FORMATS, page_header
-from victor.batch.workers import Inline, Item, Outcome, Settings, clean_chunk, start_worker
+from victor.batch.workers import Inline, Item, Outcome, RunOptions, clean_chunk, start_worker
 
 # Pages a worker cleans per round trip: a page takes tens of milliseconds,
 # a round trip well under one. Small chunks, and a big page in a chunk
@@ -135,10 +135,10 @@ class _Batch:
     """The parent's side of `run`: reads the jobs into chunks, keeps a
     window of chunks in the workers' hands and settles them in order."""
 
-    def __init__(self, jobs: list[Job], settings: Settings, workers: int,
+    def __init__(self, jobs: list[Job], options: RunOptions, workers: int,
                  write: Callable[[str], None],
                  on_progress: Callable[[Report, float | None], None] | None):
-        self.settings = settings
+        self.options = options
         self.workers = workers
         self.write = write
         self.on_progress = on_progress
@@ -156,14 +156,14 @@ class _Batch:
         if self.workers <= 1:
             return Inline()
         return ProcessPoolExecutor(self.workers, initializer=start_worker,
-                                   initargs=(self.settings,))
+                                   initargs=(self.options,))
 
     def _submit(self, chunk: _Chunk) -> Future:
         try:
-            return self.pool.submit(clean_chunk, chunk.items, self.settings)
+            return self.pool.submit(clean_chunk, chunk.items, self.options)
         except BrokenProcessPool:
             self._replace_pool()
-            return self.pool.submit(clean_chunk, chunk.items, self.settings)
+            return self.pool.submit(clean_chunk, chunk.items, self.options)
 
     def _replace_pool(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
@@ -259,7 +259,7 @@ class _Batch:
         # In one process, the chunk being cleaned when Ctrl-C came has no
         # future: its pages whose output is there now were written by it.
         for item in self.chunk.items:
-            if (item.output is not None and not self.settings.overwrite
+            if (item.output is not None and not self.options.overwrite
                     and output_exists(item.output)):
                 self.report.done += 1
 
@@ -272,7 +272,7 @@ class _Batch:
         data = None
         if job.source == "-":
             try:
-                data = read_input("-", self.settings.max_bytes)  # only this process has it
+                data = read_input("-", self.options.max_bytes)  # only this process has it
             except VictorError as e:
                 self.report.failed.append((job.source, str(e).removeprefix("-: ")))
                 return
@@ -313,7 +313,7 @@ class _Batch:
     def run(self, jobs: list[Job]) -> Report:
         try:
             for job in jobs:
-                if (job.output is not None and not self.settings.overwrite
+                if (job.output is not None and not self.options.overwrite
                         and output_exists(job.output)):
                     self.report.skipped += 1
                     # Out of the total rather than done: the time left is
@@ -338,7 +338,7 @@ class _Batch:
         return self.report
 
 
-def run(jobs: list[Job], settings: Settings, workers: int = 1,
+def run(jobs: list[Job], options: RunOptions, workers: int = 1,
         write: Callable[[str], None] | None = None,
         on_progress: Callable[[Report, float | None], None] | None = None) -> Report:
     """Cleans every job, in `workers` processes (1: in this one), writing
@@ -346,7 +346,7 @@ def run(jobs: list[Job], settings: Settings, workers: int = 1,
     (through `write`) in input order. Ctrl-C stops handing out work, lets
     the chunks in the workers' hands finish and returns the report marked
     interrupted."""
-    return _Batch(jobs, settings, workers, write or _stdout, on_progress).run(jobs)
+    return _Batch(jobs, options, workers, write or _stdout, on_progress).run(jobs)
 
 
 def _stdout(text: str) -> None:

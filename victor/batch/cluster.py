@@ -23,11 +23,11 @@ from victor.files import is_url
 from victor.batch.inputs import Job
 
 
-def clean_job(job: Job, settings: workers.Settings) -> tuple[batch.Report, str]:
+def clean_job(job: Job, options: workers.RunOptions) -> tuple[batch.Report, str]:
     """A task: clean one input file on a worker; returns its report and any
     standard-output text."""
     text: list[str] = []
-    return batch.run([job], settings, 1, text.append), "".join(text)
+    return batch.run([job], options, 1, text.append), "".join(text)
 
 
 def _portable(job: Job) -> Job:
@@ -65,7 +65,7 @@ def _client(address: str):
         raise VictorError(f"--dask {address}: cannot reach the scheduler ({e})")
 
 
-def run_dask(jobs: list[Job], settings: workers.Settings, address: str,
+def run_dask(jobs: list[Job], options: workers.RunOptions, address: str,
              write: Callable[[str], None],
              on_progress: Callable[[batch.Report, float | None], None] | None = None
              ) -> batch.Report:
@@ -85,7 +85,7 @@ def run_dask(jobs: list[Job], settings: workers.Settings, address: str,
     pages = batch.StdoutPages(jobs, write)
     futures = []
     try:
-        futures = client.map(clean_job, [_portable(job) for job in jobs], settings=settings,
+        futures = client.map(clean_job, [_portable(job) for job in jobs], options=options,
                              pure=False)
         index = {fut.key: i for i, fut in enumerate(futures)}
         for fut in as_completed(futures):

@@ -26,10 +26,10 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class Settings:
+class RunOptions:
     """Everything a worker needs, small enough to send with every chunk."""
 
-    config: str
+    config: str | None  # None: the model's own (Cleaner.from_model)
     model: str | None = None
     threshold: float | None = None
     max_bytes: int = 50_000_000
@@ -66,13 +66,13 @@ Outcome = tuple[str | None, str | None, bool]
 _worker = threading.local()
 
 
-def worker_cleaner(settings: Settings) -> Cleaner:
+def worker_cleaner(options: RunOptions) -> Cleaner:
     """The Cleaner of this process and thread, built on first use. A worker
     process (pool or Dask) loads the model once and keeps it for every chunk
     it is sent; keeping it per thread as well means a Dask worker running
     several threads never shares one model's caches between them."""
-    key = (settings.config, settings.model, settings.threshold, settings.languages,
-           settings.favor)
+    key = (options.config, options.model, options.threshold, options.languages,
+           options.favor)
     cached = getattr(_worker, "cleaner", None)
     if cached is None or cached[0] != key:
         from victor.cleaner import Cleaner
@@ -112,13 +112,13 @@ def clean_item(cleaner: Cleaner, item: Item, max_bytes: int, timeout: float | No
         return None, f"internal error: {type(e).__name__}: {e}", False
 
 
-def clean_chunk(items: list[Item], settings: Settings) -> list[Outcome]:
-    cleaner = worker_cleaner(settings)
-    return [clean_item(cleaner, item, settings.max_bytes, settings.timeout, settings.rendering)
+def clean_chunk(items: list[Item], options: RunOptions) -> list[Outcome]:
+    cleaner = worker_cleaner(options)
+    return [clean_item(cleaner, item, options.max_bytes, options.timeout, options.rendering)
             for item in items]
 
 
-def start_worker(settings: Settings) -> None:
+def start_worker(options: RunOptions) -> None:
     """Ctrl-C reaches every process of the terminal's group: workers leave
     it to the parent, which stops handing out work and lets them finish
     the chunk in hand, so no output is cut short. A parent killed outright
@@ -126,7 +126,7 @@ def start_worker(settings: Settings) -> None:
     for it instead."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=exit_with_parent, args=(os.getppid(),), daemon=True).start()
-    worker_cleaner(settings)
+    worker_cleaner(options)
 
 
 def exit_with_parent(parent: int) -> None:

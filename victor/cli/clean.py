@@ -19,14 +19,9 @@ from victor.output import Rendering
 
 
 def clean_main(args: argparse.Namespace) -> int:
-    from victor.cleaner import config_of
-
-    try:
-        named = args.config or (config_of(args.model) if args.model else DEFAULT_CONFIG)
-    except VictorError as e:
-        return fail(str(e), args.debug)
-    config = named if resolve(named).parent == CONFIG_DIR else _absolute(named)
-    settings = workers.Settings(config, _absolute(args.model),
+    named = args.config or (None if args.model else DEFAULT_CONFIG)
+    config = named if named is None or resolve(named).parent == CONFIG_DIR else _absolute(named)
+    options = workers.RunOptions(config, _absolute(args.model),
                                 args.threshold, int(args.max_size * 1_000_000), args.overwrite,
                                 args.timeout or None, args.language, args.favor,
                                 Rendering(not args.no_links, not args.no_images,
@@ -34,7 +29,7 @@ def clean_main(args: argparse.Namespace) -> int:
     try:
         # Built here first so that a bad config or model is one clear error
         # before any work; one process (and forked workers) use this one.
-        workers.worker_cleaner(settings)
+        workers.worker_cleaner(options)
         jobs = inputs.plan(inputs.discover(args.files), args.output, args.format)
         if args.output:
             files.make_folder(args.output)
@@ -58,10 +53,10 @@ def clean_main(args: argparse.Namespace) -> int:
         if args.dask:
             from victor.batch.cluster import run_dask
 
-            report = run_dask(jobs, settings, args.dask, write, on_progress)
+            report = run_dask(jobs, options, args.dask, write, on_progress)
         else:
             processes = args.jobs if args.jobs > 0 else os.cpu_count() or 1
-            report = batch.run(jobs, settings, processes, write, on_progress)
+            report = batch.run(jobs, options, processes, write, on_progress)
     except VictorError as e:
         return fail(str(e), args.debug)
     except KeyboardInterrupt:  # before the batch began, or while a cluster started

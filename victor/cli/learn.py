@@ -17,7 +17,7 @@ from victor.errors import VictorError
 def learn_main(args: argparse.Namespace) -> int:
     """`victor learn` once its arguments are parsed; returns the exit status.
     Training is imported here, so that `victor clean` never loads it."""
-    from victor import crf, perplexity
+    from victor import crf, features, perplexity
     from victor.training.crossval import calibrate, calibration_report, cross_validate, report
     from victor.training.dataset import annotation_files, load_examples
     from victor.training.fitting import check_model_target, train
@@ -35,7 +35,9 @@ def learn_main(args: argparse.Namespace) -> int:
             check_model_target(model_path, args.overwrite, args.replace_shipped_model)
         files = list(annotation_files(args.files))
         started = time.perf_counter()
-        examples = load_examples(files, config, perplexity.for_config(config), args.disable)
+        selected = features.select_features(config, args.disable)
+        examples = load_examples(files, config, perplexity.for_config(config, selected),
+                                 args.disable)
         print(f"{len(examples)} pages, {sum(len(e.labels) for e in examples)} blocks, "
               f"features in {time.perf_counter() - started:.1f}s", file=sys.stderr)
         if args.cross_validate:

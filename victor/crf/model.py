@@ -26,7 +26,7 @@ from victor.files import write_atomic
 from victor.labels import LABELS
 
 if TYPE_CHECKING:
-    from victor.features import Columns
+    from victor.columns import Columns
 
 
 @dataclass

@@ -24,7 +24,7 @@ from victor.crf.modelfile import Weights
 from victor.crf.template import Template
 
 if TYPE_CHECKING:
-    from victor.features import Columns
+    from victor.columns import Columns
 
 # Combinations of features whose numbers of values multiply to at most
 # this are told apart with a look-up array; larger ones by sorting.

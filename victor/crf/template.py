@@ -63,13 +63,33 @@ class Template:
 
 
 def load_template(path: str | os.PathLike) -> Template:
+    """A template file, its `@include NAME` lines replaced by the text of
+    NAME.tpl beside it: the parsed template, and the text a model records,
+    stand alone."""
+    return parse_template(_read_included(Path(path), ()), str(path))
+
+
+def _read_included(path: Path, seen: tuple[Path, ...]) -> str:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise VictorError(f"{path}: template file not found") from None
     except (OSError, UnicodeDecodeError) as e:
         raise VictorError(f"{path}: cannot read template ({e})") from None
-    return parse_template(text, str(path))
+    out = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        body = raw.split("#", 1)[0].split()
+        if body[:1] != ["@include"]:
+            out.append(raw)
+            continue
+        if len(body) != 2:
+            raise VictorError(f"{path} line {number}: @include takes one template name")
+        name = body[1] if body[1].endswith(".tpl") else body[1] + ".tpl"
+        included = path.parent / name
+        if included.resolve() in seen or included.resolve() == path.resolve():
+            raise VictorError(f"{path} line {number}: {name} includes itself")
+        out.append(_read_included(included, seen + (path.resolve(),)).rstrip("\n"))
+    return "\n".join(out) + "\n"
 
 
 def parse_template(text: str, source: str) -> Template:

@@ -33,7 +33,7 @@ from victor.features.families import (
     words_before,
 )
 
-# In table order: markup, content, document; the extras last.
+# In table order: markup, content, document; the features beyond the thesis last.
 FAMILIES = (container, split, chars, tokens, sentence, duplicate, regexp, bullet, groups,
             position, document, class_words, link_density, depth, perplexity,
             density, size, main_group, title, path, words_before, nearest_text,
@@ -41,8 +41,4 @@ FAMILIES = (container, split, chars, tokens, sentence, duplicate, regexp, bullet
 
 KINDS = MappingProxyType({n: k for fam in FAMILIES for n, k in fam.FEATURES.items()})
 FEATURE_NAMES: tuple[str, ...] = tuple(KINDS)
-# The extras switch that a feature needs on, for the features beyond the thesis.
-EXTRA_OF = MappingProxyType({n: fam.EXTRA for fam in FAMILIES for n in fam.FEATURES
-                             if fam.EXTRA})
-EXTRAS = frozenset(EXTRA_OF.values())
 REGEXP_NAMES = regexp.NAMES

@@ -2,8 +2,7 @@
 training, cleaning, ablation (`learn --disable`) and `--format table` alike.
 
 The config's `crf-features` names features or patterns (`container.*`,
-victor.wildcards); a feature of an extra family counts only while its
-`extras` switch is on, so that an ablation flips one switch; `disabled`
+victor.wildcards), and is the one switch of a feature; `disabled`
 patterns (learn's --disable, recorded in the model) take features out
 again. The template then says how the CRF sees the selected features, and
 cannot bring back one left out.
@@ -17,7 +16,7 @@ from typing import Sequence
 from victor.config import Config
 from victor.errors import VictorError
 from victor.features.context import COUNT, RATIO
-from victor.features.registry import EXTRA_OF, EXTRAS, FEATURE_NAMES, KINDS, REGEXP_NAMES
+from victor.features.registry import FEATURE_NAMES, KINDS, REGEXP_NAMES
 from victor.wildcards import expand, matches
 
 
@@ -29,17 +28,13 @@ def select_features(config: Config, disabled: Sequence[str] = ()) -> tuple[str, 
     def bad(key: str, why: str) -> VictorError:
         return VictorError(f"{config.path}: key '{key}': {why}")
 
-    for name in config.extras:
-        if name not in EXTRAS:
-            raise bad(f"extras.{name}", f"unknown extra; known: {', '.join(sorted(EXTRAS))}")
     chosen = set()
     for entry in config.crf_features:
         hits = expand(entry, FEATURE_NAMES)
         if not hits:
             raise bad("crf-features", f"unknown feature '{entry}'{_suggest(entry)}")
         chosen.update(hits)
-    selected = tuple(n for n in FEATURE_NAMES if n in chosen
-                     and (n not in EXTRA_OF or config.extras.get(EXTRA_OF[n], False)))
+    selected = tuple(n for n in FEATURE_NAMES if n in chosen)
     for key, kind, table, what in (("values", COUNT, config.values, "a list of values"),
                                    ("scales", RATIO, config.scales, "a number of steps")):
         for n in table:

@@ -123,11 +123,11 @@ class PerplexityModel:
         return sum(scores) / len(scores) if scores else math.inf
 
 
-def for_config(config) -> PerplexityModel | None:
-    """The language model a config's perplexity extra needs (its
-    perplexity-model, else DEFAULT_MODEL), or None when the extra is off:
-    then no model is loaded at all."""
-    if not config.extras.get("perplexity"):
+def for_config(config, selected: Sequence[str]) -> PerplexityModel | None:
+    """The language model the perplexity feature needs (the config's
+    perplexity-model, else DEFAULT_MODEL), or None when `selected` (the
+    features the CRF sees) leaves it out: then no model is loaded at all."""
+    if "perplexity" not in selected:
         return None
     return PerplexityModel.load(config.perplexity_model or DEFAULT_MODEL)
 

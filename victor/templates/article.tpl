@@ -30,11 +30,8 @@ td-group.word-ratio     [-2..2]
 position                [0]
 document.*              [0]
 
-# Optional extras; absent from the feature dicts unless enabled upstream.
+# Beyond the thesis: the block's class names.
 class-words             [-1..1]
-link-density*           [-1..1]
-depth                   [-1..1]
-perplexity              [-1..1]
 
 # Beyond the thesis (docs/article.md).
 text-density.*          [-1..1]
@@ -60,5 +57,3 @@ split.*[0] & container.*[0]
 bullet[-1] & bullet[0]
 bullet[0] & bullet[+1]
 first-duplicate[0] & duplicate-count[0]
-# Short, link-heavy blocks in a small group are menus.
-link-density*[0] & div-group.word-ratio[0]

@@ -45,12 +45,11 @@ words-before            [-1..1]
 nearest-text            [-1..1]
 document.*              [0]
 
-# Optional extras; absent from the feature dicts unless enabled upstream.
+# Beyond the thesis: the block's class names, how linked its container is, how deep it sits.
 class-words             [-1..1]
 link-density*           [-1..1]
 link-density.container  [-2..2]
 depth                   [-1..1]
-perplexity              [-1..1]
 
 # Combinations. A block that does not begin a sentence after one that did
 # not end one is a continuation, unless a tag in between breaks the text.

@@ -105,7 +105,7 @@ def _has_feature(examples: Sequence[Example], name: str) -> bool:
 
 def run_fold(args) -> FoldResult:
     fold, train_set, test_set, config, params, workdir = args
-    if config.extras.get("perplexity") and _has_feature(train_set, "perplexity"):
+    if _has_feature(train_set, "perplexity"):
         lm = fold_language_model(train_set, Path(workdir) / f"fold{fold}.arpa")
         train_set = with_perplexity(train_set, config, lm)
         test_set = with_perplexity(test_set, config, lm)

@@ -8,8 +8,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Sequence
 
-from victor import crf
-from victor.config import MODEL_DIR, ROOT, Config, settings
+from victor import crf, features
+from victor.config import MODEL_DIR, ROOT, Config, decoding_settings, settings
 from victor.errors import VictorError
 from victor.training.dataset import Example
 
@@ -26,6 +26,7 @@ def train(examples: Sequence[Example], config: Config, model_path: str | os.Path
         "config_path": _portable(config.path),
         "config_sha256": config.digest,
         "settings": settings(config),
+        "decoding": decoding_settings(config),
         "training_pages": [e.name for e in examples],
         **({"disabled": list(disabled)} if disabled else {}),
     }
@@ -36,10 +37,25 @@ def fit(examples: Sequence[Example], config: Config, params: dict,
         on_iteration: Callable[[int, float], None] | None = None) -> crf.CRF:
     """A CRF of the config's template fitted to the examples, in memory."""
     template = crf.load_template(config.template)
+    check_template(template, config)
     template = replace(template, source=_portable(Path(template.source)))
     return crf.CRF(template, params, on_iteration).fit([e.features for e in examples],
                                                        [e.labels for e in examples],
                                                        [e.group.site for e in examples])
+
+
+def check_template(template: crf.Template, config: Config) -> None:
+    """The config's feature list is the one switch of a feature: a template
+    line naming a feature the config does not select is an error, not a
+    line that silently emits nothing. (`learn --disable` leaves selected
+    features out of the examples, and their lines then emit nothing.)"""
+    selected = features.select_features(config)
+    for line in template.lines:
+        for ref in line:
+            if not any(ref.matches(name) for name in selected):
+                raise VictorError(f"{template.source}: {ref.pattern} is not among the features "
+                                  f"{config.path.name} selects (crf-features); add it there "
+                                  "or take the line out")
 
 
 def _portable(path: Path) -> str:

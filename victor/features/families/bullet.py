@@ -15,7 +15,6 @@ import re
 from victor.features.context import CATEGORY, Context
 
 FEATURES = {"bullet": CATEGORY}
-EXTRA = None
 
 _MARK = re.compile(
     r"""(?:

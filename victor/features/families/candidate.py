@@ -21,7 +21,6 @@ from victor.features.context import BINARY, RATIO, Context
 from victor.reading.tidy import Element
 
 FEATURES = {"candidate.in-best": BINARY, "candidate.share": RATIO}
-EXTRA = "candidate"
 
 _GOOD = re.compile(r"article|body|content|entry|main|page|post|text|blog|story|prose|markdown",
                    re.I)

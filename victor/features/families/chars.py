@@ -16,7 +16,6 @@ CLASSES = {"alpha": text.ALPHA, "num": text.NUM, "punct": text.PUNCT,
            "white": text.WHITE, "other": text.OTHER}
 FEATURES = {**{f"char.{c}-rel": RATIO for c in CLASSES},
             **{f"char.{c}-abs": COUNT for c in CLASSES}}
-EXTRA = None
 
 
 def compute(ctx: Context) -> dict[str, list]:

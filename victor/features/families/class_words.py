@@ -14,7 +14,6 @@ from __future__ import annotations
 from victor.features.context import BAG, Context
 
 FEATURES = {"class-words": BAG}
-EXTRA = "class-words"
 
 
 def compute(ctx: Context) -> dict[str, list]:

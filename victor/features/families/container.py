@@ -8,7 +8,6 @@ from victor.features.context import BINARY, Context
 from victor.features.tags import CONTAINERS
 
 FEATURES = {f"container.{name}": BINARY for name in CONTAINERS}
-EXTRA = None
 
 
 def compute(ctx: Context) -> dict[str, list]:

@@ -17,7 +17,6 @@ from victor.features.context import COUNT, Context
 from victor.features.spans import nearest_ranges, running
 
 FEATURES = {"text-density.block": COUNT, "text-density.container": COUNT}
-EXTRA = "text-density"
 LINE = 80  # characters a line, as Kohlschütter et al. wrap text
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from victor.features.context import COUNT, Context
 
 FEATURES = {"depth": COUNT}
-EXTRA = "depth"
 
 
 def compute(ctx: Context) -> dict[str, list]:

@@ -16,7 +16,6 @@ FEATURES = {
     "document.max-div-group": RATIO,
     "document.max-td-group": RATIO,
 }
-EXTRA = None
 
 
 def compute(ctx: Context) -> dict[str, list]:

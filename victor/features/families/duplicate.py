@@ -14,7 +14,6 @@ from collections import Counter
 from victor.features.context import BINARY, COUNT, Context
 
 FEATURES = {"first-duplicate": BINARY, "duplicate-count": COUNT}
-EXTRA = None
 
 def compute(ctx: Context) -> dict[str, list]:
     keys = [(letters or t.replace(" ", "")).lower()

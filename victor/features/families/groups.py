@@ -8,7 +8,6 @@ from __future__ import annotations
 from victor.features.context import RATIO, Context
 
 FEATURES = {"div-group.word-ratio": RATIO, "td-group.word-ratio": RATIO}
-EXTRA = None
 
 
 def compute(ctx: Context) -> dict[str, list]:

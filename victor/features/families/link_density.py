@@ -18,7 +18,6 @@ import numpy as np
 from victor.features.context import RATIO, Context
 
 FEATURES = {"link-density.container": RATIO, "link-density.div-group": RATIO}
-EXTRA = "link-density"
 
 
 def _share(part: int, whole: int) -> float:

@@ -15,7 +15,6 @@ import numpy as np
 from victor.features.context import CATEGORY, Context
 
 FEATURES = {"main-group.div": CATEGORY, "main-group.td": CATEGORY}
-EXTRA = "main-group"
 _PLACES = np.array(["before", "within", "after", "in"], dtype=object)
 
 

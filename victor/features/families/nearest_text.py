@@ -12,7 +12,6 @@ import numpy as np
 from victor.features.context import COUNT, Context
 
 FEATURES = {"nearest-text": COUNT}
-EXTRA = "nearest-text"
 # About a sentence: fewer words outside links are a menu entry, a title or
 # a line of metadata as often as text.
 TEXT_WORDS = 15

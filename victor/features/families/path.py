@@ -32,7 +32,6 @@ from victor.features.families.nearest_text import TEXT_WORDS
 
 FEATURES = {"path.word-share": RATIO, "path.link-density": RATIO, "path.blocks": COUNT,
             "path.avg-words": COUNT, "path.span": RATIO, "path.text-share": RATIO}
-EXTRA = "path"
 
 
 def compute(ctx: Context) -> dict[str, np.ndarray]:

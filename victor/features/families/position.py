@@ -8,7 +8,6 @@ import numpy as np
 from victor.features.context import RATIO, Context
 
 FEATURES = {"position": RATIO}
-EXTRA = None
 
 
 def compute(ctx: Context) -> dict[str, list]:

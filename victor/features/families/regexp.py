@@ -17,7 +17,6 @@ from victor.features.context import CATEGORY, Context
 
 NAMES = ("url", "date", "time")
 FEATURES = {f"regexp.{name}": CATEGORY for name in NAMES}
-EXTRA = None
 MAX_LENGTH = 120
 
 

@@ -26,7 +26,6 @@ ITEMPROPS = frozenset({"articlebody", "text", "description", "reviewbody"})
 FEATURES = {**{f"semantic.{t}": BINARY for t in TAGS},
             **{f"semantic.role-{r}": BINARY for r in ROLES},
             "semantic.itemprop": BINARY, "semantic.hidden": BINARY}
-EXTRA = "semantic"
 
 _NAMES = tuple(FEATURES)
 _TAG_BIT = {t: 1 << i for i, t in enumerate(TAGS)}

@@ -19,7 +19,6 @@ FEATURES = {
     "sentence-begin": BINARY,
     "sentence-end": BINARY,
 }
-EXTRA = None
 
 
 def compute(ctx: Context) -> dict[str, list]:

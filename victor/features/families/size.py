@@ -19,7 +19,6 @@ from victor.features.context import COUNT, Context
 from victor.features.spans import nearest_ranges, running
 
 FEATURES = {"size.container": COUNT, "size.before": COUNT, "size.after": COUNT}
-EXTRA = "size"
 
 
 def compute(ctx: Context) -> dict[str, np.ndarray]:

@@ -12,7 +12,6 @@ from victor.features.context import COUNT, Context
 from victor.features.tags import CLASSES
 
 FEATURES = {f"split.{name}": COUNT for name in ("p", "br", "hr", "class-inline", "class-block")}
-EXTRA = None
 _NONE = len(FEATURES)  # a tag that no split feature counts
 
 

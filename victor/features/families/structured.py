@@ -15,7 +15,6 @@ from victor.features.context import RATIO, Context
 from victor.reading.text import words
 
 FEATURES = {"structured.in-declared": RATIO}
-EXTRA = "structured"
 _N = 3
 
 

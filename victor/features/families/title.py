@@ -15,7 +15,6 @@ from victor.features.context import RATIO, Context
 from victor.reading.text import words
 
 FEATURES = {"title.in-title": RATIO, "title.of-title": RATIO}
-EXTRA = "title"
 
 
 def compute(ctx: Context) -> dict[str, list[float]]:

@@ -13,7 +13,6 @@ CLASSES = {"alpha": text.WORD_TOKEN, "num": text.NUM_TOKEN,
            "mix": text.MIX_TOKEN, "other": text.OTHER_TOKEN}
 FEATURES = {**{f"token.{c}-rel": RATIO for c in CLASSES},
             **{f"token.{c}-abs": COUNT for c in CLASSES}}
-EXTRA = None
 
 
 def compute(ctx: Context) -> dict[str, list]:

@@ -11,7 +11,6 @@ import numpy as np
 from victor.features.context import RATIO, Context
 
 FEATURES = {"words-before": RATIO}
-EXTRA = "words-before"
 
 
 def compute(ctx: Context) -> dict[str, np.ndarray]:
