@@ -16,7 +16,8 @@ import pytest
 
 from victor.training import evaluate
 from victor.annotation.align import label_from_gold, markup_kind, parse_gold, read_gold
-from victor.annotation import (Annotation, annotate_from_gold, attach, export, label_stats,
+from victor.annotation.from_gold import annotate_from_gold
+from victor.annotation import (Annotation, attach, export, label_stats,
                                load_annotation, load_training_page, read_page_file,
                                save_annotation)
 from victor.config import load_config

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from victor.cleaner import Cleaner
-from victor.config import (CONFIG_DIR, DEFAULT_CONFIG, differences, load_config, settings,
+from victor.crf.model import differences
+from victor.config import (CONFIG_DIR, DEFAULT_CONFIG, load_config, settings,
                            shipped_configs)
 from victor.errors import VictorError
 

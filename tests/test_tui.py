@@ -23,7 +23,8 @@ from victor.annotation import UNLABELLED, export, load_annotation, load_training
 from victor.config import load_config
 from victor.errors import VictorError
 from victor.annotation.labelling import Labelling, open_session
-from victor.annotation.tui import application, layout_blocks, run, wrap
+from victor.annotation.screen import layout_blocks, wrap
+from victor.annotation.tui import application, run
 
 CONFIG = load_config("cleaneval")
 PAGE_DOWN = "\x1b[6~"

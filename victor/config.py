@@ -294,15 +294,3 @@ def decoding_settings(config: Config) -> dict[str, Any]:
     if config.unit_share is not None:
         out["unit-share"] = config.unit_share
     return out
-
-
-def differences(recorded: dict[str, Any], current: dict[str, Any]) -> list[str]:
-    """The settings that differ, as dotted names (`values.split.p`)."""
-    out = []
-    for key in sorted(set(recorded) | set(current)):
-        a, b = recorded.get(key), current.get(key)
-        if isinstance(a, dict) and isinstance(b, dict):
-            out.extend(f"{key}.{k}" for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k))
-        elif a != b:
-            out.append(key)
-    return out

@@ -1,15 +1,13 @@
 """Cleaning many pages: the parent's side of a batch, which hands the work
 to worker processes (victor/batch/workers.py) and settles what comes back.
-
-Inputs are found and named in victor/batch/inputs.py and outputs written in
+Inputs are found and named in victor/batch/inputs.py, outputs written in
 victor/files.py.
 
-A batch never loses what a user had and never leaves half an output:
-every output is written to a temporary file and renamed into place, an
-existing output is kept (and counted as done, so that running the same
-command again after an interruption finishes the rest) unless `overwrite`
-is asked for, and every page that failed is reported with its reason at
-the end.
+A batch never loses what a user had and never leaves half an output: every
+output is written to a temporary file and renamed into place, an existing
+output is kept (and counted as done, so that running the command again
+after an interruption finishes the rest) unless `overwrite` is asked for,
+and every page that failed is reported with its reason.
 
 The work is cut into items (a page file, or one HTML record of a WARC
 file) and items into chunks, so that a worker process pays the cost of a
@@ -31,7 +29,7 @@ from victor.batch import crawl
 from victor.errors import VictorError
 from victor.files import AtomicFile, output_exists
 from victor.batch.inputs import Job, open_input, read_input
-from victor.output import FORMATS, page_header
+from victor.batch.report import Report, StdoutPages
 from victor.batch.workers import Inline, Item, Outcome, RunOptions, clean_chunk, start_worker
 
 # Pages a worker cleans per round trip: a page takes tens of milliseconds,
@@ -43,36 +41,6 @@ CHUNK_BYTES = 500_000
 # one slow page holds up the settling of those after it: the window must be
 # wide enough for the other workers to keep going meanwhile.
 WINDOW = 4
-
-@dataclass
-class Report:
-    done: int = 0  # pages cleaned
-    skipped: int = 0  # outputs that were there already
-    not_html: int = 0  # WARC records that are not HTML pages
-    other_language: int = 0  # pages skipped: their text in none of the languages asked for
-    failed: list[tuple[str, str]] = field(default_factory=list)
-    interrupted: bool = False
-
-    def add(self, other: Report) -> None:
-        self.done += other.done
-        self.skipped += other.skipped
-        self.not_html += other.not_html
-        self.other_language += other.other_language
-        self.failed.extend(other.failed)
-        self.interrupted |= other.interrupted
-
-    def summary(self) -> str:
-        head = f"{self.done} cleaned, {self.skipped} already done, {len(self.failed)} failed"
-        if self.other_language:
-            head += f", {self.other_language} skipped (text in another language)"
-        if self.not_html:
-            head += f", {self.not_html} WARC records skipped (not HTML)"
-        lines = [head]
-        lines.extend(f"failed: {src}: {why}" for src, why in self.failed)
-        if self.interrupted:
-            lines.append("interrupted: run the same command again to finish the rest")
-        return "\n".join(lines)
-
 
 @dataclass(slots=True)
 class _Route:
@@ -107,28 +75,6 @@ class _Finish:
     out: AtomicFile | None
     ok: bool
     weight: int
-
-
-class StdoutPages:
-    """Standard output's side of a batch: when several pages of a format
-    whose pages would run together (text, Markdown) go there, each is
-    headed by a line naming it. Pages come in input order."""
-
-    def __init__(self, jobs: list[Job], write: Callable[[str], None]):
-        self.write = write
-        self.headed = sum(1 for job in jobs if job.output is None and FORMATS[job.fmt].headed) > 1
-        self.first = True
-
-    def sink(self, job: Job) -> Callable[[str], None]:
-        """Where the text of `job`'s page goes."""
-        if not self.headed or not FORMATS[job.fmt].headed:
-            return self.write
-
-        def write(text: str) -> None:
-            self.write(page_header(job.source, self.first) + text)
-            self.first = False
-
-        return write
 
 
 class _Batch:

@@ -30,7 +30,7 @@ def annotate_main(args: argparse.Namespace) -> int:
 
 
 def _from_gold(args: argparse.Namespace) -> int:
-    from victor import annotation as anno
+    from victor.annotation import from_gold
     from victor.config import load_config
 
     if len(args.files) != 1 or not args.output:
@@ -41,8 +41,8 @@ def _from_gold(args: argparse.Namespace) -> int:
     if args.from_gold:
         pairs = [(Path(args.from_gold), Path(args.files[0]), Path(args.output))]
     else:
-        pairs = anno.gold_pairs(args.from_gold_dir, args.files[0], args.output)
-    report = anno.annotate_pairs(pairs, config, sys.stdout, args.overwrite)
+        pairs = from_gold.gold_pairs(args.from_gold_dir, args.files[0], args.output)
+    report = from_gold.annotate_pairs(pairs, config, sys.stdout, args.overwrite)
     print(report.summary(), file=sys.stdout if not report.failed else sys.stderr)
     return 1 if report.failed else 0
 

@@ -144,8 +144,6 @@ def load_model(path: str | os.PathLike, expected_config: object = None,
         raise VictorError(f"{path}: trained for config {metadata.get('config')!r}, "
                           f"not {expected_config!r}; retrain or choose the matching model")
     if expected_settings is not None and "settings" in metadata:
-        from victor.config import differences
-
         changed = differences(metadata["settings"], expected_settings)
         if changed:
             shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
@@ -183,3 +181,16 @@ def assemble(data: bytes, metadata: dict, path: Path | None,
         raise VictorError(f"{meta_source}: template text does not match its recorded hash; "
                           f"retrain {source}")
     return Model(path, metadata, labels, template, weights, data)
+
+
+def differences(recorded: dict, current: dict) -> list[str]:
+    """The settings that differ, as dotted names (`values.split.p`): a
+    model's recorded ones and those of the config it is asked to clean with."""
+    out = []
+    for key in sorted(set(recorded) | set(current)):
+        a, b = recorded.get(key), current.get(key)
+        if isinstance(a, dict) and isinstance(b, dict):
+            out.extend(f"{key}.{k}" for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k))
+        elif a != b:
+            out.append(key)
+    return out

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from victor.output.blocks import listing, plain_text, segments
-from victor.output.render import cleaneval_segments, clean_html, html_document, markdown, text
+from victor.output.plain import cleaneval_segments, text
+from victor.output.render import clean_html, html_document, markdown
 from victor.output.report import report
 from victor.output.tree import Rendering, kept_tree
 

@@ -1,0 +1,62 @@
+"""What a batch tells its user: the counts of a run, and the headers that
+keep pages apart on standard output."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from victor.batch.inputs import Job
+from victor.output import FORMATS, page_header
+
+
+@dataclass
+class Report:
+    done: int = 0  # pages cleaned
+    skipped: int = 0  # outputs that were there already
+    not_html: int = 0  # WARC records that are not HTML pages
+    other_language: int = 0  # pages skipped: their text in none of the languages asked for
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    interrupted: bool = False
+
+    def add(self, other: Report) -> None:
+        self.done += other.done
+        self.skipped += other.skipped
+        self.not_html += other.not_html
+        self.other_language += other.other_language
+        self.failed.extend(other.failed)
+        self.interrupted |= other.interrupted
+
+    def summary(self) -> str:
+        head = f"{self.done} cleaned, {self.skipped} already done, {len(self.failed)} failed"
+        if self.other_language:
+            head += f", {self.other_language} skipped (text in another language)"
+        if self.not_html:
+            head += f", {self.not_html} WARC records skipped (not HTML)"
+        lines = [head]
+        lines.extend(f"failed: {src}: {why}" for src, why in self.failed)
+        if self.interrupted:
+            lines.append("interrupted: run the same command again to finish the rest")
+        return "\n".join(lines)
+
+
+class StdoutPages:
+    """Standard output's side of a batch: when several pages of a format
+    whose pages would run together (text, Markdown) go there, each is
+    headed by a line naming it. Pages come in input order."""
+
+    def __init__(self, jobs: list[Job], write: Callable[[str], None]):
+        self.write = write
+        self.headed = sum(1 for job in jobs if job.output is None and FORMATS[job.fmt].headed) > 1
+        self.first = True
+
+    def sink(self, job: Job) -> Callable[[str], None]:
+        """Where the text of `job`'s page goes."""
+        if not self.headed or not FORMATS[job.fmt].headed:
+            return self.write
+
+        def write(text: str) -> None:
+            self.write(page_header(job.source, self.first) + text)
+            self.first = False
+
+        return write

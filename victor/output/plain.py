@@ -1,0 +1,144 @@
+"""The text and CleanEval formats, read off the kept tree by one walk:
+paragraphs apart, code with its lines, a table row a line with its cells
+separated by tabs, a list item a line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from victor.output.render import FLATTENED_IN_ITEM
+from victor.reading.layout import BLOCK_LEVEL, HEADINGS
+from victor.reading.text import collapse
+from victor.reading.tidy import FORMULA, Element
+
+
+@dataclass(slots=True)
+class Line:
+    """A line of the page as laid out: a paragraph, heading, list item,
+    table row (cells separated by tabs) or code block (its lines kept)."""
+
+    kind: str  # h in a heading, l in a list item, p for the rest
+    text: str
+    tight: bool = False  # follows the line before with no blank line between
+    shape: str = ""  # "row" for a table row, "code" for a code block
+
+
+def layout_lines(tree: Element) -> list[Line]:
+    """The lines of the kept tree, read off it in one walk: the text and
+    CleanEval formats need no converter, only where lines break."""
+    lines: list[Line] = []
+    parts: list[str] = []
+    kinds: list[str] = ["p"]  # the kind of the innermost box open
+    pre = row = depth = 0  # how many <pre>, table rows and list items are open
+    cells: list[str] = []
+    items_outside: list[int] = []  # the item depth around each open list
+    tight = False  # whether the next line follows the last without a gap
+
+    def flush() -> None:
+        nonlocal tight
+        line = collapse("".join(parts))
+        parts.clear()
+        if line:
+            kind = kinds[-1]
+            lines.append(Line(kind, line, tight or kind == "l" and bool(lines)
+                              and lines[-1].kind == "l"))
+            tight = False
+
+    stack: list[object] = [tree]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+            continue
+        if isinstance(item, tuple):  # the end of an element
+            tag = item[0]
+            if tag == "pre":
+                pre -= 1
+                code = "".join(parts).strip("\n").rstrip()
+                parts.clear()
+                if code.strip():
+                    lines.append(Line(kinds[-1], code, shape="code"))
+            elif tag in ("td", "th") and row:
+                cells.append(collapse("".join(parts)))
+                parts.clear()
+            elif tag == "tr":
+                row -= 1
+                text = "\t".join(cells).strip()
+                cells.clear()
+                if text:
+                    lines.append(Line(kinds[-1], text, bool(lines) and lines[-1].shape == "row",
+                                      "row"))
+            elif tag in ("li", "ul", "ol"):
+                depth = depth - 1 if tag == "li" else items_outside.pop()
+                if not row:
+                    flush()
+            elif tag in BLOCK_LEVEL and not row:
+                if depth:
+                    parts.append(" ")
+                else:
+                    flush()
+            if tag in BLOCK_LEVEL:
+                kinds.pop()
+            continue
+        tag = item.tag
+        if tag == FORMULA:
+            tex = item.attrs.get("tex", "")
+            parts.append(f"${tex}$" if tex else item.attrs.get("text", ""))
+            continue
+        if tag == "br":
+            if pre:
+                parts.append("\n")
+            elif not row:
+                flush()
+                tight = True
+            else:
+                parts.append(" ")
+            continue
+        if tag == "img":
+            parts.append(item.attrs.get("alt", ""))
+            continue
+        if tag in BLOCK_LEVEL:
+            if tag == "pre":
+                if not row:
+                    flush()
+                pre += 1
+            elif tag == "tr":
+                flush()
+                row += 1
+            elif tag in ("li", "ul", "ol"):
+                if not row:
+                    flush()
+                if tag == "li":
+                    depth += 1
+                else:
+                    items_outside.append(depth)
+                    depth = 0
+            elif row or depth and tag in FLATTENED_IN_ITEM:
+                parts.append(" ")
+            else:
+                flush()
+            kinds.append("h" if tag in HEADINGS else "l" if tag in ("li", "dt") else kinds[-1])
+            stack.append((tag,))
+        stack.extend(reversed(item.children))
+    flush()
+    return lines
+
+
+def text(tree: Element) -> str:
+    """Plain text: paragraphs apart, code with its lines, a table row a
+    line with its cells separated by tabs, a list item a line of its own
+    after a `- `."""
+    out: list[str] = []
+    for line in layout_lines(tree):
+        if out:
+            out.append("\n" if line.tight else "\n\n")
+        out.append(("- " + line.text) if line.kind == "l" and not line.shape else line.text)
+    return "".join(out) + "\n" if out else ""
+
+
+def cleaneval_segments(tree: Element) -> list[tuple[str, str]]:
+    """(kind, text) a CleanEval segment: a line of the page as laid out,
+    a code block a segment a line."""
+    return [(line.kind, part) for line in layout_lines(tree)
+            for part in (line.text.split("\n") if "\n" in line.text else (line.text,))
+            if part.strip()]
