@@ -211,15 +211,15 @@ def held_out_labels(folds: int, jobs: int, config: Config) -> dict[str, dict]:
     """The default config's labels and content probabilities of every
     annotated page, each from the fold that did not train on its site, as
     benchmarks.quality's cross-validation has them."""
-    from benchmarks.quality import COLLECTIONS, pages_of
+    from benchmarks.quality.running import COLLECTIONS, pages_of, submit_fold
 
     examples = [e for c in COLLECTIONS
                 for e in dataset.load_examples([p.anno for p in pages_of(c, None)], config)]
     work = tempfile.mkdtemp(prefix="victor-structure-")
-    tasks = [(i, train, test, config, dict(config.crf), work)
-             for i, train, test in crossval.fold_tasks(examples, folds, "site")]
     with ProcessPoolExecutor(jobs) as pool:
-        results = list(pool.map(crossval.run_fold, tasks))
+        futures = [submit_fold(pool, i, train, test, config, dict(config.crf), work)
+                   for i, train, test in crossval.fold_tasks(examples, folds, "site")]
+        results = [f.result() for f in futures]
     return {Path(p.name).name: {"labels": p.labels, "content": p.content}
             for r in results for p in r.predictions}
 
