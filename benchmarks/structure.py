@@ -44,10 +44,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import mean
-from typing import Callable
 
 from benchmarks.common import bag_f1, table
-from benchmarks.peers import unwrapped
+from benchmarks.peers import STRUCTURED_PEERS
 from victor import decoding, output
 from victor.training import crossval, dataset
 from victor.config import DEFAULT_CONFIG, Config, load_config
@@ -224,24 +223,6 @@ def held_out_labels(folds: int, jobs: int, config: Config) -> dict[str, dict]:
             for r in results for p in r.predictions}
 
 
-def peers() -> dict[str, Callable[[bytes], str]]:
-    import trafilatura
-    from resiliparse.extract.html2text import extract_plain_text
-    from resiliparse.parse.encoding import detect_encoding
-    from resiliparse.parse.html import HTMLTree
-
-    def traf(data: bytes) -> str:
-        return trafilatura.extract(data, output_format="markdown", include_tables=True,
-                                   include_links=True, include_images=True,
-                                   include_formatting=True, include_comments=False) or ""
-
-    def resili(data: bytes) -> str:
-        tree = HTMLTree.parse_from_bytes(data, detect_encoding(data))
-        return extract_plain_text(tree, main_content=True, list_bullets=True,
-                                  preserve_formatting=True)
-    return {"trafilatura (markdown)": unwrapped(traf), "resiliparse (text)": unwrapped(resili)}
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--labels", metavar="FILE",
@@ -273,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
              else None if args.unit_share == "off" else float(args.unit_share))
     systems: dict[str, Counts] = {"victor markdown": Counts(), "victor text": Counts(),
                                   "victor text, blocks joined (before)": Counts()}
-    others = {} if args.no_peers else peers()
+    others = {} if args.no_peers else {name: setup() for name, setup in STRUCTURED_PEERS.items()}
     systems.update({name: Counts() for name in others})
     for anno in annos:
         held_page = held.get(anno.name)
