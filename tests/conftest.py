@@ -3,11 +3,13 @@ development pages and 808 Dragnet pages, each NAME.html with its gold
 NAME.txt and labels NAME.anno), so that the tests run in a bare clone with
 nothing beside it. Modules that parametrize over pages import the same
 paths from tests/repo_data.py. Also the fixtures that two test modules
-share: the annotation tests' config, the batch tests' settings and the
-feature tests' exact config."""
+share: the annotation tests' config, the batch tests' settings, the
+feature tests' exact config, the hostile tests' cleaners and the annotation
+tool's page."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,8 @@ import pytest
 from repo_data import CLEANEVAL, DRAGNET, ROOT
 
 from victor.batch.workers import Settings
-from victor.config import Config, load_config
+from victor.cleaner import Cleaner
+from victor.config import Config, load_config, shipped_configs
 
 
 @pytest.fixture(scope="session")
@@ -58,3 +61,17 @@ def exact(tmp_path_factory: pytest.TempPathFactory) -> Config:
 
     return exact_config(tmp_path_factory.mktemp("configs"))
 
+
+@pytest.fixture(scope="module", params=shipped_configs())
+def cleaner(request) -> Cleaner:
+    """A Cleaner of each shipped config, in turn (the hostile tests)."""
+    return Cleaner(request.param)
+
+
+@pytest.fixture
+def page(tmp_path: Path) -> Path:
+    """A real CleanEval page: a real-estate site, 161 blocks, menus first
+    (the annotation tool's tests)."""
+    path = tmp_path / "1.html"
+    shutil.copy(CLEANEVAL / "1.html", path)
+    return path
