@@ -8,8 +8,9 @@ import itertools
 from pathlib import Path
 from typing import Callable
 
+HERE = Path(__file__).resolve().parent
 # The repo's own pages: NAME.html beside its gold NAME.txt.
-DATA = Path(__file__).resolve().parents[2] / "data"
+DATA = HERE.parents[1] / "data"
 DRAGNET = DATA / "dragnet"
 # A short English blog post's gold text.
 POST_GOLD = DRAGNET / "R306.txt"
