@@ -39,6 +39,16 @@ def trafilatura_comments() -> Extract:
     return unwrapped(lambda data: t.extract(data) or "")
 
 
+def trafilatura_markdown() -> Extract:
+    """Markdown with tables, links, images and formatting on, comments off:
+    the structure a user of its Markdown gets (benchmarks.structure)."""
+    import trafilatura as t
+
+    return unwrapped(lambda data: t.extract(
+        data, output_format="markdown", include_tables=True, include_links=True,
+        include_images=True, include_formatting=True, include_comments=False) or "")
+
+
 def readability() -> Extract:
     """readability-lxml's main-content HTML, as its text."""
     import lxml.html
@@ -60,14 +70,16 @@ def justext() -> Extract:
     return unwrapped(extract)
 
 
-def resiliparse() -> Extract:
+def resiliparse(**options: bool) -> Extract:
+    """Main-content text, with extract_plain_text's `options` on top
+    (list_bullets, preserve_formatting)."""
     from resiliparse.extract.html2text import extract_plain_text
     from resiliparse.parse.encoding import detect_encoding
     from resiliparse.parse.html import HTMLTree
 
     def extract(data: bytes) -> str:
         tree = HTMLTree.parse_from_bytes(data, detect_encoding(data))
-        return extract_plain_text(tree, main_content=True)
+        return extract_plain_text(tree, main_content=True, **options)
     return unwrapped(extract)
 
 
@@ -78,4 +90,10 @@ PEERS: dict[str, Callable[[], Extract]] = {
     "readability": readability,
     "justext": justext,
     "resiliparse": resiliparse,
+}
+
+# benchmarks.structure's peers: each tool's output that keeps the most structure.
+STRUCTURED_PEERS: dict[str, Callable[[], Extract]] = {
+    "trafilatura (markdown)": trafilatura_markdown,
+    "resiliparse (text)": lambda: resiliparse(list_bullets=True, preserve_formatting=True),
 }

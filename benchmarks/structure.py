@@ -44,10 +44,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import mean
-from typing import Callable
 
 from benchmarks.common import bag_f1, table
-from benchmarks.peers import unwrapped
+from benchmarks.peers import STRUCTURED_PEERS
 from victor import decoding, output
 from victor.training import crossval, dataset
 from victor.config import DEFAULT_CONFIG, Config, load_config
@@ -211,35 +210,17 @@ def held_out_labels(folds: int, jobs: int, config: Config) -> dict[str, dict]:
     """The default config's labels and content probabilities of every
     annotated page, each from the fold that did not train on its site, as
     benchmarks.quality's cross-validation has them."""
-    from benchmarks.quality import COLLECTIONS, pages_of
+    from benchmarks.quality.running import COLLECTIONS, pages_of, submit_fold
 
     examples = [e for c in COLLECTIONS
                 for e in dataset.load_examples([p.anno for p in pages_of(c, None)], config)]
     work = tempfile.mkdtemp(prefix="victor-structure-")
-    tasks = [(i, train, test, config, dict(config.crf), work)
-             for i, train, test in crossval.fold_tasks(examples, folds, "site")]
     with ProcessPoolExecutor(jobs) as pool:
-        results = list(pool.map(crossval.run_fold, tasks))
+        futures = [submit_fold(pool, i, train, test, config, dict(config.crf), work)
+                   for i, train, test in crossval.fold_tasks(examples, folds, "site")]
+        results = [f.result() for f in futures]
     return {Path(p.name).name: {"labels": p.labels, "content": p.content}
             for r in results for p in r.predictions}
-
-
-def peers() -> dict[str, Callable[[bytes], str]]:
-    import trafilatura
-    from resiliparse.extract.html2text import extract_plain_text
-    from resiliparse.parse.encoding import detect_encoding
-    from resiliparse.parse.html import HTMLTree
-
-    def traf(data: bytes) -> str:
-        return trafilatura.extract(data, output_format="markdown", include_tables=True,
-                                   include_links=True, include_images=True,
-                                   include_formatting=True, include_comments=False) or ""
-
-    def resili(data: bytes) -> str:
-        tree = HTMLTree.parse_from_bytes(data, detect_encoding(data))
-        return extract_plain_text(tree, main_content=True, list_bullets=True,
-                                  preserve_formatting=True)
-    return {"trafilatura (markdown)": unwrapped(traf), "resiliparse (text)": unwrapped(resili)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -273,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
              else None if args.unit_share == "off" else float(args.unit_share))
     systems: dict[str, Counts] = {"victor markdown": Counts(), "victor text": Counts(),
                                   "victor text, blocks joined (before)": Counts()}
-    others = {} if args.no_peers else peers()
+    others = {} if args.no_peers else {name: setup() for name, setup in STRUCTURED_PEERS.items()}
     systems.update({name: Counts() for name in others})
     for anno in annos:
         held_page = held.get(anno.name)

@@ -1,10 +1,14 @@
 """What the batch, WARC and Dask tests share: the data, a model to clean
-with, and WARC files built from real pages."""
+with, clean.py started on it, its outputs, and WARC files built from real
+pages."""
 
 from __future__ import annotations
 
 import gzip
 import io
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from fastwarc.warc import WarcRecord, WarcRecordType
@@ -13,6 +17,25 @@ from repo_data import DRAGNET, ROOT
 from victor.config import MODEL_DIR
 
 SHIPPED_MODEL = MODEL_DIR / "cleaneval.crfsuite"
+
+
+def clean_py(settings, *args, **popen) -> subprocess.Popen:
+    """clean.py with the settings' model, started in the repo."""
+    return subprocess.Popen([sys.executable, str(ROOT / "clean.py"), "--model", settings.model,
+                             *map(str, args)], cwd=ROOT, **popen)
+
+
+def contents(folder: Path) -> dict[str, str]:
+    """Each output file's name and text (hidden temporary files left out)."""
+    return {p.name: p.read_text(encoding="utf-8") for p in folder.iterdir()
+            if not p.name.startswith(".")}
+
+
+def wait_for_outputs(folder: Path, n: int) -> None:
+    """Until `folder` holds n outputs, a minute at the most."""
+    deadline = time.monotonic() + 60
+    while len(contents(folder) if folder.exists() else {}) < n and time.monotonic() < deadline:
+        time.sleep(0.02)
 
 
 def model_for_tests(folder: Path) -> str:

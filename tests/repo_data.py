@@ -9,6 +9,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data"
 CLEANEVAL = DATA / "cleaneval"
 DRAGNET = DATA / "dragnet"
+WCXB = DATA / "wcxb"
 
 
 def pages(folder: Path) -> list[Path]:

@@ -1,13 +1,12 @@
 """Cleaning many pages: the same outputs in the same order with any number
 of processes, nothing half-written after a kill, and a rerun that finishes
-what an interrupted run left."""
+what an interrupted run left. What the terminal shows is in
+test_batch_terminal.py."""
 
 from __future__ import annotations
 
 import os
-import pty
 import re
-import select
 import signal
 import subprocess
 import sys
@@ -15,12 +14,10 @@ import time
 from pathlib import Path
 
 import pytest
-from batch_support import model_for_tests
+from batch_support import clean_py, contents, wait_for_outputs
 from repo_data import CLEANEVAL as CLEANEVAL_DIR, DRAGNET as DRAGNET_DIR, ROOT, pages
 
 from victor import batch
-from victor.batch import Report
-from victor.cli.clean import progress_line
 from victor.errors import VictorError
 from victor.files import make_folder
 from victor.batch.inputs import discover, plan
@@ -29,11 +26,6 @@ from victor.batch.workers import RunOptions
 CLEANEVAL = pages(CLEANEVAL_DIR)[:10]
 # Thirty real news pages, about two seconds of work for one process.
 DRAGNET = pages(DRAGNET_DIR)[:30]
-
-
-@pytest.fixture(scope="module")
-def settings(tmp_path_factory):
-    return RunOptions("cleaneval", model_for_tests(tmp_path_factory.mktemp("model")))
 
 
 @pytest.fixture(scope="module")
@@ -49,16 +41,6 @@ def run(settings, files, outdir=None, workers=1, fmt=None):
     jobs = plan([str(f) for f in files], outdir and str(outdir), fmt)
     report = batch.run(jobs, settings, workers, text.append)
     return report, "".join(text)
-
-
-def contents(folder: Path) -> dict[str, str]:
-    return {p.name: p.read_text(encoding="utf-8") for p in folder.iterdir()
-            if not p.name.startswith(".")}
-
-
-def clean_py(settings, *args, **popen):
-    return subprocess.Popen([sys.executable, str(ROOT / "clean.py"), "--model", settings.model,
-                             *map(str, args)], cwd=ROOT, **popen)
 
 
 def test_two_processes_write_the_same_text_in_the_same_order(settings):
@@ -107,7 +89,7 @@ def test_a_killed_batch_leaves_whole_outputs_and_a_rerun_finishes_it(settings, r
     out = tmp_path / "out"
     proc = clean_py(settings, "-j", "2", "-o", out, *DRAGNET,
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _wait_for_outputs(out, 4)
+    wait_for_outputs(out, 4)
     workers = _children(proc.pid)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
@@ -141,47 +123,12 @@ def test_a_worker_that_dies_costs_no_page(settings, reference, tmp_path):
     pool of workers and the batch finishes as if nothing happened."""
     proc = clean_py(settings, "-j", "2", "-o", tmp_path, *DRAGNET,
                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    _wait_for_outputs(tmp_path, 4)
+    wait_for_outputs(tmp_path, 4)
     os.kill(_children(proc.pid)[0], signal.SIGKILL)
     _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 0, stderr
     assert stderr.startswith(f"{len(DRAGNET)} cleaned, 0 already done, 0 failed")
     assert contents(tmp_path) == contents(reference)
-
-
-def test_a_progress_bar_on_a_terminal(settings, tmp_path):
-    leader, follower = pty.openpty()
-    proc = clean_py(settings, "-o", tmp_path, *CLEANEVAL[:6],
-                    stdout=subprocess.DEVNULL, stderr=follower)
-    os.close(follower)
-    seen = b""
-    while True:
-        ready, _, _ = select.select([leader], [], [], 60)
-        try:
-            chunk = os.read(leader, 4096) if ready else b""
-        except OSError:  # the terminal closed with the process
-            chunk = b""
-        if not chunk:
-            break
-        seen += chunk
-    proc.wait()
-    os.close(leader)
-    shown = seen.decode()
-    assert "pages/s" in shown and "errors" in shown and "left" in shown and "\r" in shown
-    assert shown.rstrip().endswith("6 cleaned, 0 already done, 0 failed")
-
-
-def test_progress_line_says_pages_rate_errors_and_time_left():
-    report = Report(done=10, failed=[("a.html", "no such file")])
-    assert progress_line(report, 0.25, 2.0) == (
-        "[#####...............]  25%  10 pages  5.0 pages/s  1 errors  0:00:06 left")
-    assert progress_line(report, None, 2.0) == "10 pages  5.0 pages/s  1 errors"
-
-
-def _wait_for_outputs(folder: Path, n: int) -> None:
-    deadline = time.monotonic() + 60
-    while len(contents(folder) if folder.exists() else {}) < n and time.monotonic() < deadline:
-        time.sleep(0.02)
 
 
 def _children(pid: int) -> list[int]:
@@ -300,44 +247,3 @@ def _writable(folder: Path) -> bool:
         return True
     except VictorError:
         return False
-
-
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_failure_shows_when_it_happens_and_ctrl_c_counts_what_is_on_disk(settings, tmp_path,
-                                                                           jobs):
-    """Issue 29: a failed page showed only in the final list, and after
-    Ctrl-C the summary said 19 cleaned with 35 outputs on disk."""
-    missing = tmp_path / "gone.html"
-    out = tmp_path / "out"
-    proc = clean_py(settings, "-j", jobs, "-o", out, missing, *pages(DRAGNET_DIR)[:300],
-                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    assert proc.stderr.readline() == f"failed: {missing}: no such file\n"
-    assert proc.poll() is None  # while the batch goes on
-    _wait_for_outputs(out, 12)
-    proc.send_signal(signal.SIGINT)
-    _, stderr = proc.communicate(timeout=120)
-    assert proc.returncode == 130
-    on_disk = len(contents(out))
-    assert 12 <= on_disk < 300
-    assert f"\n{on_disk} cleaned, 0 already done, 1 failed\n" in f"\n{stderr}"
-    assert stderr.rstrip().endswith("interrupted: run the same command again to finish the rest")
-
-
-def test_quiet_keeps_the_terminal_to_the_summary(settings, tmp_path):
-    leader, follower = pty.openpty()
-    proc = clean_py(settings, "--quiet", "-o", tmp_path, *CLEANEVAL[:6],
-                    stdout=subprocess.DEVNULL, stderr=follower)
-    os.close(follower)
-    shown = b""
-    while True:
-        ready, _, _ = select.select([leader], [], [], 60)
-        try:
-            chunk = os.read(leader, 4096) if ready else b""
-        except OSError:
-            chunk = b""
-        if not chunk:
-            break
-        shown += chunk
-    proc.wait()
-    os.close(leader)
-    assert shown.decode().replace("\r\n", "\n") == "6 cleaned, 0 already done, 0 failed\n"

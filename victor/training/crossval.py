@@ -30,13 +30,13 @@ from victor.training.folds import page_folds, site_folds
 @dataclass
 class Prediction:
     """What a fold's model said of one test page, for scorers beyond the
-    fold's own (benchmarks/quality.py)."""
+    fold's own (benchmarks/quality/)."""
 
     name: str  # the .anno file
     labels: list[str]  # as the Cleaner decodes them (victor.decoding)
     content: list[float]  # each block's probability of being content
     path: list[str]  # the best path, before decoding widens it
-    marginals: list[dict[str, float]]  # for decoding it otherwise (benchmarks/quality.py)
+    marginals: list[dict[str, float]]  # for decoding it otherwise (benchmarks/quality/)
 
 
 @dataclass
@@ -103,8 +103,21 @@ def _has_feature(examples: Sequence[Example], name: str) -> bool:
     return any(name in e.features[0] for e in examples if e.features)
 
 
-def run_fold(args) -> FoldResult:
-    fold, train_set, test_set, config, params, workdir = args
+@dataclass(frozen=True)
+class FoldTask:
+    """One training and its test, as a worker process runs it."""
+
+    fold: int  # numbers the fold, and names its language model (fold{N}.arpa)
+    train_set: Sequence[Example]
+    test_set: Sequence[Example]
+    config: Config
+    params: dict  # the CRF's training parameters (the config's crf, overridden)
+    workdir: Path  # where the fold's language model is written
+
+
+def run_fold(task: FoldTask) -> FoldResult:
+    fold, train_set, test_set = task.fold, task.train_set, task.test_set
+    config, params, workdir = task.config, task.params, task.workdir
     if _has_feature(train_set, "perplexity"):
         lm = fold_language_model(train_set, Path(workdir) / f"fold{fold}.arpa")
         train_set = with_perplexity(train_set, config, lm)
@@ -150,7 +163,7 @@ def cross_validate(examples: list[Example], config: Config, k: int, params: dict
     recomputes the perplexity of every page under a language model of its
     own training pages' gold (fold_language_model), whatever model the
     examples were loaded with."""
-    tasks = [(i, train_set, test_set, config, params, workdir)
+    tasks = [FoldTask(i, train_set, test_set, config, params, Path(workdir))
              for i, train_set, test_set in fold_tasks(examples, k, split)]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:

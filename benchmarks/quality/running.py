@@ -1,0 +1,236 @@
+"""What the quality benchmark trains and predicts: the annotated pages of
+each collection, Victor's site folds and transfer runs (every test page's
+text and block probabilities), and the peers' texts of the same pages."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from concurrent.futures import Executor, Future
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable, Sequence
+
+from benchmarks.peers import PEERS
+from victor import output
+from victor.annotation import load_annotation
+from victor.annotation.align import read_gold
+from victor.batch.inputs import read_input
+from victor.config import DEFAULT_CONFIG, Config, load_config
+from victor.training import crossval, dataset
+
+ROOT = Path(__file__).resolve().parents[2]
+COLLECTIONS = {"cleaneval-dev": ROOT / "data" / "cleaneval",
+               "dragnet-train": ROOT / "data" / "dragnet",
+               "wcxb-dev": ROOT / "data" / "wcxb"}
+# The config each collection's own idea of content matches (issue #14).
+OWN_CONFIG = {"cleaneval-dev": "cleaneval", "dragnet-train": "article"}
+
+
+@dataclass
+class Page:
+    collection: str
+    anno: str
+    source: str  # the page file
+    gold: list[str]  # the gold's words, as the alignment read them
+    page_type: str  # WCXB's; empty elsewhere
+    with_: list[str]  # WCXB's snippets a correct extraction keeps
+    without: list[str]  # and those it drops
+
+
+def pages_of(collection: str, sample: int | None, seed: int = 0) -> list[Page]:
+    folder = COLLECTIONS[collection]
+    annos = sorted(folder.glob("*.anno"))
+    if sample is not None and sample < len(annos):
+        annos = sorted(random.Random(seed).sample(annos, sample))
+    out = []
+    for a in annos:
+        meta_path = a.with_suffix(".json")
+        meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
+        out.append(Page(collection, str(a), load_annotation(a).source,
+                        read_gold(a.with_suffix(".txt")).words, meta.get("page_type", ""),
+                        meta.get("with", []), meta.get("without", [])))
+    return out
+
+
+# --- the peers ---------------------------------------------------------------
+
+def _every_block(config_name: str) -> Callable[[bytes], str]:
+    from victor.reading.page import read_page
+
+    config = load_config(config_name)
+    return lambda data: "\n".join(b.text for b in read_page(data, config).blocks)
+
+
+def _extractors() -> dict[str, Callable[[], Callable[[bytes], str]]]:
+    return {**PEERS, "keep everything": lambda: _every_block(DEFAULT_CONFIG)}
+
+
+def _run_peer(args: tuple[str, list[str]]) -> tuple[list[str], float]:
+    """The texts one tool kept from some pages, and the seconds it took."""
+    name, sources = args
+    started = time.perf_counter()
+    extract = _extractors()[name]()
+    texts = []
+    for source in sources:
+        try:
+            texts.append(extract(read_input(source)))
+        except Exception as e:  # a crash loses the page, as an empty answer does
+            print(f"{source}: {name}: {type(e).__name__}: {e}", file=sys.stderr)
+            texts.append("")
+    return texts, time.perf_counter() - started
+
+
+PEER_CHUNK = 100  # pages a task: small enough to fill a core the trainings leave idle
+
+
+def submit_peers(pool: Executor, pages: list[Page]) -> Callable[[], dict[str, dict[str, str]]]:
+    """Queues every tool on every page; the returned function waits for
+    them and gives tool -> .anno -> the text it kept."""
+    sources = [p.source for p in pages]
+    chunks = [sources[i:i + PEER_CHUNK] for i in range(0, len(sources), PEER_CHUNK)]
+    futures = {name: [(chunk, pool.submit(_run_peer, (name, chunk))) for chunk in chunks]
+               for name in _extractors()}
+
+    def collect() -> dict[str, dict[str, str]]:
+        out: dict[str, dict[str, str]] = {}
+        for name, parts in futures.items():
+            texts: dict[str, str] = {}
+            seconds = 0.0
+            for chunk, future in parts:
+                got, took = future.result()
+                texts.update(zip(chunk, got))
+                seconds += took
+            out[name] = {p.anno: texts[p.source] for p in pages}
+            print(f"{name}: {len(pages)} pages in {seconds:.0f} s", file=sys.stderr)
+        return out
+    return collect
+
+
+# --- Victor ------------------------------------------------------------------
+
+def submit_fold(pool: Executor, fold: int, train_set: list[dataset.Example],
+                test_set: list[dataset.Example], config: Config, params: dict,
+                workdir: str) -> Future[crossval.FoldResult]:
+    """Queues one training on `train_set`, tested on `test_set`: the one
+    place the benchmarks call victor.training.crossval.run_fold."""
+    return pool.submit(crossval.run_fold,
+                       crossval.FoldTask(fold, train_set, test_set, config, params, Path(workdir)))
+
+
+@dataclass
+class Run:
+    """Victor's folds or transfer runs: every test page's text and block
+    probabilities, and its gold labels for the calibration."""
+
+    texts: dict[str, str]
+    content: dict[str, list[float]]
+    truth: dict[str, list[str]]
+    block_texts: dict[str, list[str]]
+    labels: dict[str, list[str]]
+    paths: dict[str, list[str]]  # the best paths, before decoding widens them
+    marginals: dict[str, list[dict[str, float]]]
+
+
+def _collect(results: Sequence[crossval.FoldResult],
+             examples: dict[str, dataset.Example]) -> Run:
+    run = Run({}, {}, {}, {}, {}, {}, {})
+    for r in results:
+        for p in r.predictions:
+            e = examples[p.name]
+            run.texts[p.name] = output.plain_text(e.texts, p.labels)
+            run.content[p.name] = p.content
+            run.truth[p.name] = e.labels
+            run.block_texts[p.name] = e.texts
+            run.labels[p.name] = p.labels
+            run.paths[p.name] = p.path
+            run.marginals[p.name] = p.marginals
+    return run
+
+
+@dataclass
+class _Training:
+    """One of the benchmark's trainings, and whose figures its predictions
+    are: ("cv", config name) or ("transfer", what it was trained on)."""
+
+    owner: tuple[str, str]
+    config: Config
+    train_set: list[dataset.Example]
+    test_sets: dict[str, list[dataset.Example]]  # collection -> its test pages
+
+    def test_set(self) -> list[dataset.Example]:
+        return [e for ps in self.test_sets.values() for e in ps]
+
+    def params(self, max_iterations: int | None) -> dict:
+        params = dict(self.config.crf)
+        if max_iterations:
+            params["max-iterations"] = max_iterations
+        return params
+
+
+def submit_victor(pool: Executor, pages: dict[str, list[Page]], folds: int,
+                  max_iterations: int | None, transfer: bool
+                  ) -> Callable[[], tuple[dict[str, Run], dict[tuple[str, str], Run]]]:
+    """Queues every training, largest first so that the last ones to finish
+    are short; the returned function waits for them and gives the
+    cross-validated runs by config name, and the transfer runs by (trained
+    on, tested on)."""
+    default = load_config(DEFAULT_CONFIG)
+    configs = {DEFAULT_CONFIG: default}
+    configs.update({name: load_config(name) for name in OWN_CONFIG.values()})
+    loaded: dict[str, dict[str, list[dataset.Example]]] = {}
+    for name, config in configs.items():
+        t = time.perf_counter()
+        wanted = [c for c in pages if name == DEFAULT_CONFIG or OWN_CONFIG.get(c) == name]
+        loaded[name] = {c: dataset.load_examples([p.anno for p in pages[c]], config)
+                        for c in wanted}
+        print(f"{name}: features of {sum(map(len, loaded[name].values()))} pages in "
+              f"{time.perf_counter() - t:.0f} s", file=sys.stderr)
+    trainings: list[_Training] = []
+
+    def add(owner, config, train_set, test_sets: dict[str, list[dataset.Example]]) -> None:
+        """One training, tested on each of `test_sets` (collection -> pages)."""
+        trainings.append(_Training(owner, config, train_set, test_sets))
+
+    for name, by_collection in loaded.items():
+        examples = [e for c in by_collection for e in by_collection[c]]
+        for _, train_set, test_set in crossval.fold_tasks(examples, folds, "site"):
+            add(("cv", name), configs[name], train_set, {"": test_set})
+    if transfer:
+        everything = loaded[DEFAULT_CONFIG]
+        for held in everything:
+            others = [c for c in everything if c != held]
+            add(("transfer", held), default, everything[held], {c: everything[c] for c in others})
+            add(("transfer", "all but " + held), default,
+                [e for c in others for e in everything[c]], {held: everything[held]})
+    work = tempfile.mkdtemp(prefix="victor-quality-")
+    order = sorted(range(len(trainings)),
+                   key=lambda i: -sum(len(e.labels) for e in trainings[i].train_set))
+    started = time.perf_counter()
+    futures = {i: submit_fold(pool, i, trainings[i].train_set, trainings[i].test_set(),
+                              trainings[i].config, trainings[i].params(max_iterations), work)
+               for i in order}
+
+    def collect() -> tuple[dict[str, Run], dict[tuple[str, str], Run]]:
+        results = [futures[i].result() for i in range(len(trainings))]
+        print(f"{len(trainings)} trainings done {time.perf_counter() - started:.0f} s after "
+              "they were queued", file=sys.stderr)
+        by_name = {name: {e.name: e for c in loaded[name].values() for e in c} for name in loaded}
+        cv: dict[str, list] = defaultdict(list)
+        moved: dict[tuple[str, str], list] = defaultdict(list)
+        for training, r in zip(trainings, results):
+            kind, owner = training.owner
+            if kind == "cv":
+                cv[owner].append(r)
+                continue
+            for collection, ps in training.test_sets.items():
+                names = {e.name for e in ps}
+                part = [p for p in r.predictions if p.name in names]
+                moved[owner, collection].append(replace(r, predictions=part))
+        return ({n: _collect(rs, by_name[n]) for n, rs in cv.items()},
+                {k: _collect(rs, by_name[DEFAULT_CONFIG]) for k, rs in moved.items()})
+    return collect

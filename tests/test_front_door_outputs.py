@@ -1,0 +1,108 @@
+"""The front door's API and outputs: extract() on text or bytes, typed and
+importable from the package, and the formats as a user reads them."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+
+import pytest
+from front_door_support import victor_command
+
+import victor
+from victor import output
+from victor.reading.text import words
+from victor.cleaner import Cleaner, extract
+from victor.config import load_config
+from victor.reading.encoding import decode
+from victor.errors import VictorError
+from victor.reading.page import read_page
+
+
+# --- the API ---------------------------------------------------------------------
+
+def test_extract_takes_text_or_bytes_and_returns_the_same_text(cleaneval):
+    for name in ("1.html", "21.html"):  # 21: ISO-8859-1, declared by its <text> wrapper
+        data = (cleaneval / name).read_bytes()
+        text, _ = decode(data)
+        assert extract(text) == extract(data) == Cleaner().clean(data).text()
+        assert isinstance(extract(text), str)
+    assert extract(text, output="cleaneval") == Cleaner().clean(data).cleaneval()
+
+
+def test_extract_is_importable_from_the_package_and_typed():
+    assert victor.extract is extract
+    hints = inspect.get_annotations(extract, eval_str=True)
+    assert hints["html"] == bytes | str and hints["return"] is str
+    assert extract.__doc__ and Cleaner.__doc__ and Cleaner.clean.__doc__
+
+
+def test_extract_refuses_an_unknown_format():
+    with pytest.raises(VictorError, match="unknown output format 'pdf'"):
+        extract("<p>Some text.</p>", output="pdf")
+
+
+# --- outputs ----------------------------------------------------------------------
+
+def test_markdown_has_headings_list_items_and_joined_paragraphs(cleaneval):
+    """Markdown and the CleanEval format are read off the same kept tree:
+    the same words in the same order, and a heading in one is a heading
+    in the other."""
+    result = Cleaner("cleaneval").clean((cleaneval / "1.html").read_bytes())
+    markdown = result.markdown()
+    segments = [(line[1], line[3:]) for line in result.cleaneval().splitlines()[1:]]
+    unlinked = re.sub(r"(?m)^\s*\d+\. ", "", re.sub(r"\]\([^)]*\)", "]", markdown))
+    unlinked = unlinked.replace("*", "")  # "**A**dvertise" is one word
+    assert words(unlinked) == words(" ".join(text for _, text in segments))
+    headings = [words(line) for line in unlinked.splitlines() if line.startswith("#")]
+    assert headings == [words(text) for kind, text in segments if kind == "h"]
+    assert "## **Your Home Will Sell**\n\n- Fast\n- For Top Dollar\n" in markdown
+
+
+def test_markdown_headings_take_their_level_and_syntax_in_text_stays_text():
+    page = read_page(b"<h3>Top 10 things</h3><p>1. Eat <b>well</b>, then sleep.</p>"
+                     b"<p># not a heading</p><ul><li>- a dash</li><li>two</li></ul>",
+                     load_config("cleaneval"))
+    assert [b.text for b in page.blocks] == [
+        "Top 10 things", "1. Eat", "well", ", then sleep.", "# not a heading", "- a dash", "two"]
+    tree = output.kept_tree(page.body, page.blocks, ["h", "p", "c", "c", "p", "l", "l"])
+    assert output.markdown(tree) == (
+        "### Top 10 things\n\n1\\. Eat **well**, then sleep.\n\n\\# not a heading\n\n"
+        "- \\- a dash\n- two\n")
+
+
+def test_jsonl_carries_the_metadata_the_page_declares(dragnet):
+    record = json.loads(extract((dragnet / "143.html").read_bytes(), output="jsonl"))
+    assert record["site_name"] == "msnbc.com"
+    assert record["date"] == "2012-07-24T00:26:15"
+    assert record["language"] == "en"
+    assert record["description"].startswith("A $2.2 million expedition")
+    assert record["canonical_url"].startswith("http://www.msnbc.msn.com/id/48294366/")
+    assert list(record)[:3] == ["source", "url", "title"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_pages_on_standard_output_are_headed_by_their_names(cleaneval, tmp_path, fmt):
+    pages = [cleaneval / "1.html", cleaneval / "10.html"]
+    proc = victor_command("clean", "--format", fmt, *pages, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    one, two = (Cleaner().clean(p.read_bytes()).render(fmt) for p in pages)
+    assert proc.stdout == f"==> {pages[0]} <==\n{one}\n==> {pages[1]} <==\n{two}"
+    # One page alone is printed as it is.
+    assert victor_command("clean", "--format", fmt, pages[0], cwd=tmp_path).stdout == one
+
+
+def test_jsonl_on_standard_output_is_one_object_a_line(cleaneval, tmp_path):
+    proc = victor_command("clean", "--format", "jsonl", cleaneval / "1.html",
+                          cleaneval / "10.html", cwd=tmp_path)
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 2 and [json.loads(line)["source"] for line in lines] == [
+        str(cleaneval / "1.html"), str(cleaneval / "10.html")]
+
+
+@pytest.mark.parametrize("page", [None, 1, ["<p>text</p>"]])
+def test_extract_refuses_what_is_no_page_in_one_line(page):
+    """Issue 29: these failed inside the code with an AttributeError."""
+    with pytest.raises(TypeError, match=r"^-: a page is str or bytes, not \w+$"):
+        victor.extract(page)

@@ -1,0 +1,135 @@
+"""The front door's safe defaults: nothing written over a shipped model, an
+existing model or an input unless told, probabilities checked, and a
+page or a training file that cannot be used said so in one line."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from front_door_support import victor_command
+from repo_data import ROOT
+
+import victor
+from victor import output
+from victor.cleaner import Cleaner, extract
+from victor.config import load_config
+from victor.errors import EMPTY_PAGE, NO_TEXT, VictorError
+
+HOSTILE = ROOT / "tests" / "hostile"
+
+
+# --- safe defaults -------------------------------------------------------------------
+
+def learn(*args, cwd: Path) -> subprocess.CompletedProcess:
+    return victor_command("learn", "--max-iterations", "1", *args, cwd=cwd)
+
+
+def test_the_formats_are_one_list(cleaneval, tmp_path):
+    """output.FORMATS is the one list of formats: Result renders each of
+    them by its name, and `--format` offers exactly them."""
+    result = Cleaner().clean((cleaneval / "1.html").read_bytes())
+    for fmt in output.FORMATS:
+        assert result.render(fmt) == getattr(result, fmt)()
+    usage = victor_command("clean", "--help", cwd=tmp_path).stdout
+    assert "--format {" + ",".join(output.FORMATS) + "}" in usage
+
+
+def test_learn_does_not_write_over_the_shipped_model_unless_told(cleaneval, tmp_path):
+    shipped = load_config("cleaneval").model
+    before = shipped.read_bytes()
+    proc = learn("--config", "cleaneval", cleaneval / "1.anno", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr == (f"error: {shipped}: a model shipped with Victor; write yours "
+                           "elsewhere with -o FILE, or give --replace-shipped-model to "
+                           "replace it\n")
+    assert shipped.read_bytes() == before
+
+
+def test_learn_keeps_an_existing_model_without_overwrite(cleaneval, tmp_path):
+    model = tmp_path / "mine.crfsuite"
+    assert learn("-o", model, cleaneval / "1.anno", cwd=tmp_path).returncode == 0
+    before = model.read_bytes()
+    proc = learn("-o", model, cleaneval / "10.anno", cwd=tmp_path)
+    assert proc.returncode == 2 and "exists; give --overwrite" in proc.stderr
+    assert model.read_bytes() == before
+    assert learn("-o", model, "--overwrite", cleaneval / "10.anno", cwd=tmp_path).returncode == 0
+
+
+def test_learn_makes_no_folders(cleaneval, tmp_path):
+    proc = learn("-o", tmp_path / "no" / "such" / "m.crfsuite", cleaneval / "1.anno",
+                 cwd=tmp_path)
+    assert proc.returncode == 2 and "make it first" in proc.stderr
+    assert not (tmp_path / "no").exists()
+
+
+def test_no_output_replaces_an_input(cleaneval, tmp_path):
+    page = tmp_path / "1.html"
+    page.write_bytes((cleaneval / "1.html").read_bytes())
+    proc = victor_command("clean", "--format", "html", "--overwrite", "-o", tmp_path, page,
+                          cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr == (f"error: {page}: its output {page} would replace the input "
+                           f"{page}; choose another folder with -o\n")
+    assert page.read_bytes() == (cleaneval / "1.html").read_bytes()
+
+
+@pytest.mark.parametrize("threshold", ["2", "-0.1", "nan"])
+def test_threshold_must_be_a_probability(cleaneval, tmp_path, threshold):
+    proc = victor_command("clean", "--threshold", threshold, cleaneval / "1.html", cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (f"error: threshold {float(threshold):g}: must lie between 0 and 1 "
+                           "(a probability that a block is content)\n")
+
+
+@pytest.mark.parametrize("name, content", [
+    ("zero.html", b""),
+    ("whitespace.html", (HOSTILE / "whitespace.html").read_bytes()),
+    ("empty-body.html", b"<!DOCTYPE html><html><head></head><body>\n</body></html>"),
+    ("scripts.html", (HOSTILE / "script-only.html").read_bytes())])
+def test_a_page_without_text_is_the_same_error_in_the_command_and_the_api(tmp_path, name, content):
+    page = tmp_path / name
+    page.write_bytes(content)
+    proc = subprocess.run([sys.executable, "-m", "victor", "clean", str(page)],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 1 and proc.stdout == ""
+    why = EMPTY_PAGE if not content else NO_TEXT
+    assert proc.stderr.splitlines()[-1] == f"failed: {page}: {why}"
+    for data in (content, content.decode("utf-8", errors="replace")):
+        with pytest.raises(victor.VictorError) as error:
+            victor.extract(data, source=str(page))
+        assert str(error.value) == f"{page}: {why}"
+
+
+def test_a_threshold_that_keeps_no_block_says_so(tmp_path):
+    """Issue 29: --threshold 0.99 gave an empty page, exit 0, no word."""
+    page = ROOT / "data/cleaneval/1.html"
+    proc = victor_command("clean", "--threshold", "0.99", page, cwd=tmp_path)
+    assert proc.returncode == 1 and proc.stdout == ""
+    why = re.fullmatch(rf"failed: {re.escape(str(page))}: (threshold 0.99 kept no block "
+                       r"\(the likeliest is content at 0\.\d\d\); lower it)",
+                       proc.stderr.splitlines()[-1]).group(1)
+    with pytest.raises(VictorError, match=re.escape(why)):
+        extract(page.read_bytes(), threshold=0.99, source=str(page))
+    assert extract(page.read_bytes(), threshold=0.5).strip()
+
+
+def test_learn_given_a_page_or_a_half_labelled_file_says_what_to_do(tmp_path):
+    page = ROOT / "data/cleaneval/1.html"
+    proc = victor_command("learn", "-o", tmp_path / "m.crfsuite", page, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr == (f"error: {page}:1: not a Victor annotation file (an HTML page; a .anno "
+                           "file starts with 'victor-annotation 1'; make one with victor "
+                           "annotate)\n")
+    half = tmp_path / "1.anno"
+    (tmp_path / "1.html").write_bytes(page.read_bytes())
+    lines = (ROOT / "data/cleaneval/1.anno").read_text(encoding="utf-8").splitlines(True)
+    body = lines.index("\n") + 1
+    lines[body + 3] = "?" + lines[body + 3][1:]  # one block left unlabelled
+    half.write_text("".join(lines), encoding="utf-8")
+    proc = victor_command("learn", "-o", tmp_path / "m.crfsuite", half, cwd=tmp_path)
+    assert proc.returncode == 2 and "annotate.py" not in proc.stderr
+    assert proc.stderr.rstrip().endswith(f"finish them with: victor annotate {tmp_path / '1.html'} {half}")
