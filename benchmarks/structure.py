@@ -1,17 +1,13 @@
 """How faithfully each cleaner's output keeps the structure of what the
 gold keeps: code lines, table rows, links in running text, list items, and
 no space before punctuation where the page has none. Word-bag scores cannot
-see any of it.
-
-Victor is scored on pages of web sites its model has not seen: the default
-config's 5 site folds over every annotated page of the three collections
-(as `benchmarks.quality` runs them), its held-out labels rendered as the
-Markdown and text a user gets. The peers run on the same pages in the same
-run: trafilatura's Markdown (tables, links, images and formatting on) and
-resiliparse's main-content text (list bullets and formatting on).
-
-What is counted, over the elements of the page whose text the gold keeps
-(the element's text, whitespace folded, is in the gold):
+see any of it. Victor is scored on pages of web sites its model has not
+seen (the default config's 5 site folds over every annotated page, as
+`benchmarks.quality` runs them), its held-out labels rendered as Markdown
+and text; the peers on the same pages in the same run: trafilatura's
+Markdown (tables, links, images, formatting) and resiliparse's text (list
+bullets and formatting on). Counted, over the elements of the page whose
+text (whitespace folded) the gold keeps:
 - code: the non-empty lines of each `<pre>`; intact when a line of the
   output is that line (whitespace folded);
 - table rows: the rows of tables of two columns or more; kept when every
@@ -19,12 +15,14 @@ What is counted, over the elements of the page whose text the gold keeps
   the cells in order, each a cell of its own (split on `|` or tabs);
 - links: `<a href>` inside a paragraph or list item with other text; kept
   as a link when the output has `[text](`;
-- list items: `<li>` of three words or more without a list inside; as an
-  item when one line of the output starts with a list marker and holds the
-  item's text;
+- list items: `<li>` of three words or more without a list inside, that
+  the gold holds as a line of its own (not only inside a paragraph) and
+  that are not a heading of the page (a table of contents' entries: the
+  gold keeps the heading); as an item when one line of the output starts
+  with a list marker and holds the item's text;
 - spaces before `, . ; : ! ? )` per 1,000 words, beside the gold's own rate.
-Then the WCXB measure, bag-of-words F1, of Victor's text output against
-the old block-joined text of the same labels.
+Then WCXB's bag-of-words F1 of Victor's text against the old block-joined
+text of the same labels.
 
     python3 -m benchmarks.structure                        # WCXB dev: folds then scores
     python3 -m benchmarks.structure --labels run.json      # reuse (or save) the folds' labels
@@ -58,6 +56,7 @@ WCXB = ROOT / "data" / "wcxb"
 _SPACE = re.compile(r"\s+")
 _BEFORE_PUNCT = re.compile(r"\w\s+[,.;:!?)]")
 _MARKER = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+_HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 _WORD = re.compile(r"\w+")
 _LINK = re.compile(r"\]\([^)]*\)")
 _MARKUP = re.compile(r"!\[|\[|`|</?su[pb]>|^(?:\s*> ?)+")
@@ -68,8 +67,6 @@ _EMPHASIS = re.compile(r"(?<![\w*])\*(\S(?:.*?\S)?)\*(?![\w*])")
 def fold(text: str) -> str:
     return _SPACE.sub(" ", text).strip().lower()
 
-
-# --- what the page holds ------------------------------------------------------
 
 @dataclass
 class Structure:
@@ -93,8 +90,9 @@ def _text(el: Element, skip: frozenset[str] = frozenset()) -> str:
 def structure(html: bytes, gold: str) -> Structure:
     """The page's code lines, table rows, links and list items whose text
     the gold keeps."""
+    lines = {fold(_MARKER.sub("", line)) for line in gold.split("\n")}
     gold = fold(gold)
-    s = Structure()
+    s, headings = Structure(), []
     root = parse(html).root
     stack: list[tuple[Element, Element | None]] = [(root, None)]  # (element, its parent)
     while stack:
@@ -121,9 +119,12 @@ def structure(html: bytes, gold: str) -> Structure:
         elif tag == "li" and not _has_list(el):
             # Three words at least: a menu's "About" is in most golds too.
             text = fold(_text(el))
-            if len(text.split()) >= 3 and f" {text} " in f" {gold} ":
+            if len(text.split()) >= 3 and text in lines:
                 s.items.append(text)
+        elif tag in _HEADINGS:
+            headings.append(fold(_text(el)))
         stack.extend((c, el) for c in el.children if isinstance(c, Element))
+    s.items = [t for t in s.items if not any(t in h for h in headings)]
     return s
 
 
@@ -136,8 +137,6 @@ def _has_list(el: Element) -> bool:
         stack.extend(c for c in e.children if isinstance(c, Element))
     return False
 
-
-# --- how an output keeps it ---------------------------------------------------
 
 @dataclass
 class Counts:
