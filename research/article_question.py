@@ -115,8 +115,15 @@ def main(argv=None) -> int:
               file=sys.stderr)
     json.dump(cache, open(args.cache, "w"))
     article = dict(cache["article"])
-    article.update({a: output.plain_text(blocks[a], run["article"]["labels"][a])
-                    for a in run["article"]["labels"]})
+    # The article config reads pages its own way (its tag-delete): its
+    # labels line up with its own blocks, not the general config's.
+    from victor.annotation import load_training_page
+    from victor.config import load_config
+    article_config = load_config("article")
+    for a, labs in run["article"]["labels"].items():
+        page, truth = load_training_page(a, article_config)
+        assert truth == run["article"]["truth"][a], a
+        article[a] = output.plain_text([b.text for b in page.blocks], labs)
     systems["article (Dragnet folds; shipped model on WCXB)"] = article
     from research.second_pass import drop, replace
     for spec in args.second:  # NAME=FILE,MODE,THRESHOLD: second_pass.py --save's probabilities
