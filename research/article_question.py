@@ -130,6 +130,12 @@ def main(argv=None) -> int:
         name, rest = spec.split("=", 1)
         path, mode, th = rest.split(",")
         q = json.load(open(path))
+        if mode == "two":  # TH is KEEP:ADD (research/second_pass_scan.py)
+            from research.second_pass_scan import two_bars
+            keep, add = map(float, th.split(":"))
+            systems[name] = {a: output.plain_text(blocks[a], two_bars(general["labels"][a], q[a],
+                                                                      keep, add)) for a in q}
+            continue
         how = {"drop": drop, "replace": replace}[mode]
         systems[name] = {a: output.plain_text(blocks[a], how(general["labels"][a], q[a], float(th)))
                          for a in q}
