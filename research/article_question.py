@@ -5,7 +5,7 @@ which of the article config, the general config, the general config with
 config and readability on both?
 
 - general, general --favor precision: the run's held-out labels of the
-  general config; --favor precision as victor/decoding.py applies it (content
+  general config; --favor precision as victor/decoding/ applies it (content
   blocks whose calibrated content probability is under FAVOR_BARS["precision"]
   dropped), the shipped general model's temperature on the folds'
   probabilities (as docs/output.md measured it);
@@ -16,7 +16,7 @@ config and readability on both?
 - second pass: a saved labels file of research/second_pass.py (--labels);
 - readability: readability-lxml run here on the same pages (benchmarks.peers).
 
-    python3 -m research.article_question --run /work/runs/main.json [--second NAME=FILE ...]
+    python3 -m research.article_question --run RUNS/main.json [--second NAME=FILE ...]
 """
 
 from __future__ import annotations
@@ -29,11 +29,14 @@ from statistics import mean
 
 from benchmarks.common import table
 from benchmarks.peers import PEERS
-from benchmarks.quality import pages_of, score
-from victor import calibration, decoding, evaluate, features, output
+from benchmarks.quality.running import pages_of
+from benchmarks.quality.scoring import score
+from victor import decoding, features, output
+from victor.decoding import calibration
+from victor.training import evaluate
 from victor.cleaner import Cleaner
-from victor.inputs import read_input
-from victor.text import words
+from victor.batch.inputs import read_input
+from victor.reading.text import words
 
 
 def figures(ps, texts):
@@ -80,7 +83,8 @@ def main(argv=None) -> int:
     ap.add_argument("--pages", required=True, help="research/second_pass_pages.py's pickle")
     ap.add_argument("--second", action="append", default=[],
                     help="NAME=FILE,MODE,T: a second pass's saved probabilities, decoded by drop or replace at T")
-    ap.add_argument("--cache", default="/work/runs/article_question_cache.json")
+    ap.add_argument("--cache", default="article_question_cache.json",
+                    help="readability's and the article model's texts, kept for the next run")
     args = ap.parse_args(argv)
     started = time.perf_counter()
     import pickle

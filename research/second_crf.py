@@ -4,7 +4,7 @@ probabilities (research/second_pass.py's page_features, put into bins),
 cross-fitted on the same site folds. Binary labels (content p / o): what a
 block is kept as comes from the first pass.
 
-    python3 -m research.second_crf --run /work/runs/main.json --pages /work/runs/sp_pages.pkl
+    python3 -m research.second_crf --run RUNS/main.json --pages RUNS/sp_pages.pkl
 """
 
 from __future__ import annotations
@@ -13,15 +13,16 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
 from benchmarks.common import table
-from benchmarks.quality import COLLECTIONS, pages_of
+from benchmarks.quality.running import COLLECTIONS, pages_of
 from research.second_pass import (HEAD, PAGE_FEATURES, drop, fold_of, load, page_features,
                                   replace, row, scores)
-from victor import calibration, output
+from victor import output
 from victor.crf import CRF
 from victor.crf.template import parse_template
 from victor.labels import OTHER
@@ -106,6 +107,7 @@ def main(argv=None) -> int:
                     help="train each fold on every Nth of its training pages (memory: with all of "
                          "them and 2 jobs a worker went past 11 GB and was killed)")
     ap.add_argument("--save")
+    ap.add_argument("--scores", help="write the table's figures (JSON)")
     ap.add_argument("--tag", default="crf2")
     args = ap.parse_args(argv)
     started = time.perf_counter()
@@ -148,7 +150,8 @@ def main(argv=None) -> int:
     print()
     print(table(["variant"] + kinds, [[n] + [f"{s['types'][k]:.3f}" for k in kinds]
                                       for n, s in results]))
-    json.dump({n: s for n, s in results}, open(f"/work/runs/sp_{args.tag}.json", "w"))
+    if args.scores:
+        Path(args.scores).write_text(json.dumps({n: s for n, s in results}))
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0
 

@@ -14,11 +14,12 @@ import itertools
 import json
 from statistics import mean
 
-from benchmarks.quality import COLLECTIONS, pages_of
+from benchmarks.quality.running import COLLECTIONS, pages_of
 from research.second_pass import fold_of, load
 from research.second_pass_scan import two_bars
-from victor import evaluate, output
-from victor.text import words
+from victor import output
+from victor.training import evaluate
+from victor.reading.text import words
 
 KEEPS = (0.35, 0.4, 0.45, 0.5, 0.55)
 ADDS = (0.25, 0.3, 0.35, 0.4)

@@ -4,7 +4,7 @@ a saved benchmark run), with what the second pass needs of each block: its
 text, gold label, the first pass's own features as numbers, and its place
 in the tree. Written once to a pickle that research/second_pass.py reads.
 
-    python3 -m research.second_pass_pages -o /work/runs/sp_pages.pkl [-j 2]
+    python3 -m research.second_pass_pages -o RUNS/sp_pages.pkl [-j 2]
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.quality import COLLECTIONS
+from benchmarks.quality.running import COLLECTIONS
 from victor import features
 from victor.annotation import load_annotation, load_training_page
 from victor.config import DEFAULT_CONFIG, load_config
-from victor.folds import page_group
+from victor.training.folds import page_group
 
 _CONFIG = None
 _NAMES = None

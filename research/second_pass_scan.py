@@ -13,7 +13,7 @@ import argparse
 import json
 
 from benchmarks.common import table
-from benchmarks.quality import COLLECTIONS, pages_of
+from benchmarks.quality.running import COLLECTIONS, pages_of
 from research.second_pass import HEAD, load, row, scores
 from victor import output
 from victor.labels import OTHER

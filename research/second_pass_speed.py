@@ -5,7 +5,7 @@ research/second_pass.py's: 300 rounds, 63 leaves, here fitted on every 10th
 page, which sets the trees' number and depth, not their speed). Beside it,
 Cleaner("general").clean of the same pages.
 
-    python3 -m research.second_pass_speed --run /work/runs/main.json --pages /work/runs/sp_pages.pkl
+    python3 -m research.second_pass_speed --run RUNS/main.json --pages RUNS/sp_pages.pkl
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from research.second_pass import PARAMS, load, matrix
 from research.second_pass_pages import tree_info
 from victor.annotation import load_annotation
 from victor.cleaner import Cleaner
-from victor.inputs import read_input
+from victor.batch.inputs import read_input
 from victor.labels import OTHER
 
 
