@@ -13,15 +13,13 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from benchmarks.common import table
 from benchmarks.quality.running import COLLECTIONS, pages_of
-from research.second_pass import (HEAD, PAGE_FEATURES, drop, fold_of, load, page_features,
-                                  replace, row, scores)
+from research.second_pass import drop, fold_of, load, replace, report, scores
+from research.second_pass_features import PAGE_FEATURES, page_features
 from victor import output
 from victor.crf import CRF
 from victor.crf.template import parse_template
@@ -145,13 +143,7 @@ def main(argv=None) -> int:
             lambda i, pg: drop(first(pg), q[i], th)))))
         results.append((f"{args.tag} replace >={th}", scores(gold, texts_of(
             lambda i, pg: replace(first(pg), q[i], th)))))
-    print(table(HEAD, [row(n, s) for n, s in results]))
-    kinds = list(results[0][1]["types"])
-    print()
-    print(table(["variant"] + kinds, [[n] + [f"{s['types'][k]:.3f}" for k in kinds]
-                                      for n, s in results]))
-    if args.scores:
-        Path(args.scores).write_text(json.dumps({n: s for n, s in results}))
+    report(results, args.scores)
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0
 

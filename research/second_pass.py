@@ -150,6 +150,18 @@ HEAD = ["variant", "WCXB bag F1", "WCXB bag P / R", "WCXB LCS F1", "Dragnet LCS 
         "Dragnet LCS P / R", "CleanEval LCS F1", "CleanEval LCS P / R"]
 
 
+def report(results: list[tuple[str, dict]], scores_path: str | None) -> None:
+    """The variants' figures by collection and by WCXB page type, and as
+    JSON to `scores_path` if given."""
+    print(table(HEAD, [row(n, s) for n, s in results]))
+    kinds = list(results[0][1]["types"])
+    print()
+    print(table(["variant"] + kinds, [[n] + [f"{s['types'][k]:.3f}" for k in kinds]
+                                      for n, s in results]))
+    if scores_path:
+        Path(scores_path).write_text(json.dumps({n: s for n, s in results}))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--run", required=True)
@@ -193,13 +205,7 @@ def main(argv=None) -> int:
                         scores(gold, texts_of(lambda i, pg: drop(run["labels"][pg["anno"]], q[i], th)))))
         results.append((f"{args.tag} replace >={th}",
                         scores(gold, texts_of(lambda i, pg: replace(run["labels"][pg["anno"]], q[i], th)))))
-    print(table(HEAD, [row(n, s) for n, s in results]))
-    kinds = list(results[0][1]["types"])
-    print()
-    print(table(["variant"] + kinds, [[n] + [f"{s['types'][k]:.3f}" for k in kinds]
-                                      for n, s in results]))
-    if args.scores:
-        Path(args.scores).write_text(json.dumps({n: s for n, s in results}))
+    report(results, args.scores)
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0
 
