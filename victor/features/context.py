@@ -20,7 +20,7 @@ from victor.reading.page import Page
 from victor.reading.tidy import Element
 
 from victor.features.tags import BLOCK_LEVEL, CONTAINERS
-from victor.reading.text import TextStats, text_stats
+from victor.reading.text import TextStats, text_stats, words
 
 # What a family's raw column holds, which says how it is discretised.
 BINARY = "binary"  # 0/1
@@ -134,6 +134,13 @@ class Context:
     @property
     def words(self) -> np.ndarray:
         return self.text.words
+
+    @cached_property
+    def word_lists(self) -> list[list[str]]:
+        """Each block's words as victor.reading.text.words has them, for
+        the families that match them against the page's own words (title,
+        declared text): split once a page, not once a family."""
+        return [words(t) for t in self.texts]
 
     @cached_property
     def sentences(self) -> np.ndarray:

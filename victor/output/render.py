@@ -55,7 +55,8 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
         el, pre, in_item = item
         if isinstance(el, str):
             if not pre:
-                el = _SPACES.sub(" ", el)
+                if not el.isprintable() or "  " in el:  # else no space but lone ASCII ones
+                    el = _SPACES.sub(" ", el)
                 if line_start:
                     el = el.lstrip(" ")
                 if not el:

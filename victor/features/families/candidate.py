@@ -16,6 +16,7 @@ block's own features instead of trusting it blindly.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from victor.features.context import BINARY, RATIO, Context
 from victor.reading.tidy import Element
@@ -36,8 +37,15 @@ _MIN_CHARS = 25
 
 
 def _prior(el: Element) -> float:
-    score = float(_TAG_PRIOR.get(el.tag, 0))
-    for name in (el.attrs.get("class"), el.attrs.get("id")):
+    return _named_prior(el.tag, el.attrs.get("class"), el.attrs.get("id"))
+
+
+@lru_cache(maxsize=4096)
+def _named_prior(tag: str, cls: str | None, id_: str | None) -> float:
+    """Pages of a site, and elements of a page, repeat their class names:
+    the two patterns run once a name."""
+    score = float(_TAG_PRIOR.get(tag, 0))
+    for name in (cls, id_):
         if name:
             score += 25 * (bool(_GOOD.search(name)) - bool(_BAD.search(name)))
     return score
@@ -52,29 +60,46 @@ def compute(ctx: Context) -> dict[str, list]:
     chars: dict[Element, int] = {}
     commas: dict[Element, int] = {}
     depth_of: dict[Element, int] = {}
-    words_in: dict[Element, float] = {}
-    linked_in: dict[Element, float] = {}
+    first_block: dict[Element, int] = {}
+    # Every element blocks sit in, once: its parent and depth. Words are
+    # summed on the innermost element, then carried up once an element,
+    # not once a block and container.
+    parent: dict[Element, Element | None] = {}
+    depth: dict[Element, int] = {}
+    words_in: dict[Element, int] = {}
+    linked_in: dict[Element, int] = {}
     words, in_link = ctx.words.tolist(), ctx.in_link.tolist()
     for i, b in enumerate(blocks):
         el = nearest[i]
+        path = b.containers
         if el is not None:
             chars[el] = chars.get(el, 0) + len(b.text)
             commas[el] = commas.get(el, 0) + len(_COMMAS.findall(b.text))
             if el not in depth_of:
-                depth_of[el] = b.containers.index(el)
+                depth_of[el] = path.index(el)
+                first_block[el] = i
+        if not path:
+            continue
+        last = path[-1]
+        k = len(path) - 1
+        while k >= 0 and path[k] not in depth:
+            depth[path[k]] = k
+            parent[path[k]] = path[k - 1] if k else None
+            k -= 1
         w = words[i]
         if w:
-            linked = w if in_link[i] else 0
-            for c in b.containers:
-                words_in[c] = words_in.get(c, 0) + w
-                if linked:
-                    linked_in[c] = linked_in.get(c, 0) + linked
+            words_in[last] = words_in.get(last, 0) + w
+            if in_link[i]:
+                linked_in[last] = linked_in.get(last, 0) + w
+    order = sorted(depth, key=depth.__getitem__)
+    for el in reversed(order):  # children before their parents
+        up = parent[el]
+        if up is not None:
+            if el in words_in:
+                words_in[up] = words_in.get(up, 0) + words_in[el]
+            if el in linked_in:
+                linked_in[up] = linked_in.get(up, 0) + linked_in[el]
     score: dict[Element, float] = {}
-    first_block = {}
-    for i, b in enumerate(blocks):
-        el = nearest[i]
-        if el is not None and el not in first_block:
-            first_block[el] = i
     for el, size in chars.items():
         if size < _MIN_CHARS:
             continue
@@ -92,9 +117,21 @@ def compute(ctx: Context) -> dict[str, list]:
              for el, s in score.items()}
     best_el = max(final, key=final.get, default=None)
     best = final[best_el] if best_el is not None else 0.0
+    # Down the tree: the best score on each element's path from the root
+    # (none scored counts as 0, which the share's floor of 0 reads alike),
+    # and whether the path passes the best element.
+    top: dict[Element, float] = {}
+    inside: dict[Element, bool] = {}
+    for el in order:
+        up = parent[el]
+        top[el] = max(final.get(el, 0.0), top[up] if up is not None else 0.0)
+        inside[el] = el is best_el or (up is not None and inside[up])
     in_best, share = [0] * n, [0.0] * n
     for i, b in enumerate(blocks):
-        top = max((final[c] for c in b.containers if c in final), default=0.0)
-        share[i] = min(max(top / best, 0.0), 1.0) if best > 0 else 0.0
-        in_best[i] = int(best_el is not None and best_el in b.containers)
+        if b.containers and best > 0:
+            last = b.containers[-1]
+            share[i] = min(max(top[last] / best, 0.0), 1.0)
+            in_best[i] = int(inside[last])
+        elif b.containers:
+            in_best[i] = int(inside[b.containers[-1]])
     return {"candidate.in-best": in_best, "candidate.share": share}

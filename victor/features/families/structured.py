@@ -5,8 +5,9 @@ previews: JSON-LD's articleBody, text or description, og:description
 content on any site and in any language; a menu entry never is.
 
 - structured.in-declared: the share of the block's word trigrams found in
-  the declared text (a block of one or two words: 1 when its words stand
-  there together, else 0); 0 where the page declares nothing.
+  the declared text (a block of two words: 1 when they stand there
+  together, else 0; a block of one word: 0, as a lone word says little);
+  0 where the page declares nothing.
 """
 
 from __future__ import annotations
@@ -25,11 +26,10 @@ def compute(ctx: Context) -> dict[str, list]:
     grams = {tuple(ws[i:i + _N]) for ws in declared for i in range(len(ws) - _N + 1)}
     joined = " " + " | ".join(" ".join(ws) for ws in declared) + " "
     out = []
-    for text in ctx.texts:
-        ws = words(text)
+    for ws in ctx.word_lists:
         if len(ws) >= _N:
-            own = [tuple(ws[i:i + _N]) for i in range(len(ws) - _N + 1)]
-            out.append(sum(g in grams for g in own) / len(own))
+            own = list(zip(ws, ws[1:], ws[2:]))
+            out.append(sum(map(grams.__contains__, own)) / len(own))
         else:
             out.append(float(len(ws) == 2 and f" {' '.join(ws)} " in joined))
     return {"structured.in-declared": out}

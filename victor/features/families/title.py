@@ -19,10 +19,13 @@ FEATURES = {"title.in-title": RATIO, "title.of-title": RATIO}
 
 def compute(ctx: Context) -> dict[str, list[float]]:
     title = set(words(ctx.page.title))
+    n = len(ctx.texts)
+    if not title:
+        return {"title.in-title": [0.0] * n, "title.of-title": [0.0] * n}
     in_title, of_title = [], []
-    for text in ctx.texts:
-        ws = words(text) if title else []
-        found = sum(w in title for w in ws)
-        in_title.append(found / len(ws) if ws else 0.0)
-        of_title.append(len(title.intersection(ws)) / len(title) if title else 0.0)
+    size = len(title)
+    for ws in ctx.word_lists:
+        hits = [w for w in ws if w in title]  # the title's words among the block's
+        in_title.append(len(hits) / len(ws) if ws else 0.0)
+        of_title.append(len(set(hits)) / size)
     return {"title.in-title": in_title, "title.of-title": of_title}
