@@ -15,14 +15,12 @@ text (whitespace folded) the gold keeps:
   the cells in order, each a cell of its own (split on `|` or tabs);
 - links: `<a href>` inside a paragraph or list item with other text; kept
   as a link when the output has `[text](`;
-- list items: `<li>` of three words or more without a list inside, that
-  the gold holds as a line of its own (not only inside a paragraph) and
-  that are not a heading of the page (a table of contents' entries: the
-  gold keeps the heading); as an item when one line of the output starts
-  with a list marker and holds the item's text;
+- list items: `<li>` of three words or more without a list inside, held by
+  the gold as a line of its own and not a heading of the page (a table of
+  contents' entries: the gold keeps the heading); as an item when an
+  output line starts with a list marker and holds the item's text;
 - spaces before `, . ; : ! ? )` per 1,000 words, beside the gold's own rate.
-Then WCXB's bag-of-words F1 of Victor's text against the old block-joined
-text of the same labels.
+Then WCXB's bag-of-words F1 of Victor's text against the block-joined text.
 
     python3 -m benchmarks.structure                        # WCXB dev: folds then scores
     python3 -m benchmarks.structure --labels run.json      # reuse (or save) the folds' labels
@@ -180,8 +178,8 @@ class Counts:
         def share(c: list[int]) -> float:
             return c[0] / c[1] if c[1] else 1.0
         return [name, share(self.code), share(self.rows), share(self.rows_kept),
-                share(self.links), share(self.items),
-                1000 * self.spaced / max(self.words, 1), mean(self.bag) if self.bag else "-"]
+                share(self.links), share(self.items), 1000 * self.spaced / max(self.words, 1),
+                f"{mean(self.bag):.4f}" if self.bag else "-"]
 
 
 def _unmarked(lines: list[str]) -> list[str]:
@@ -230,9 +228,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--no-peers", action="store_true")
-    ap.add_argument("--unit-share", metavar="P",
-                    help="decode code blocks and data tables whole at P, or 'off' "
-                         "(default: the config's)")
+    for key, what in (("unit", "code blocks and data tables whole"), ("list", "lists' items")):
+        ap.add_argument(f"--{key}-share", metavar="P",
+                        help=f"decode {what} at P, or 'off' (default: the config's)")
     args = ap.parse_args(argv)
     started = time.perf_counter()
     config = load_config(DEFAULT_CONFIG)
@@ -249,12 +247,14 @@ def main(argv: list[str] | None = None) -> int:
     from victor.cleaner import Cleaner
 
     cleaner = Cleaner(config)
-    share = (config.unit_share if args.unit_share is None
-             else None if args.unit_share == "off" else float(args.unit_share))
+    share, list_share = (configured if given is None else None if given == "off" else float(given)
+                         for given, configured in ((args.unit_share, config.unit_share),
+                                                   (args.list_share, config.list_share)))
     systems: dict[str, Counts] = {"victor markdown": Counts(), "victor text": Counts(),
                                   "victor text, blocks joined (before)": Counts()}
     others = {} if args.no_peers else {name: setup() for name, setup in STRUCTURED_PEERS.items()}
     systems.update({name: Counts() for name in others})
+    gold_counts = Counts()
     for anno in annos:
         held_page = held.get(anno.name)
         if held_page is None:
@@ -262,23 +262,22 @@ def main(argv: list[str] | None = None) -> int:
         html = read_input(str(next(anno.parent.glob(anno.stem + ".html*"))))
         gold = anno.with_suffix(".txt").read_text(encoding="utf-8")
         s = structure(html, gold)
+        gold_counts.spaced += len(_BEFORE_PUNCT.findall(gold))
+        gold_counts.words += len(_WORD.findall(gold))
         result = cleaner.clean(html, source=str(anno))
         if len(result.page.blocks) != len(held_page["labels"]):
             print(f"{anno.name}: blocks differ from the annotation's, skipped", file=sys.stderr)
             continue
-        result.labels = decoding.whole_units(result.page, held_page["labels"],
-                                             held_page["content"], share)
+        result.labels = decoding.whole_lists(
+            result.page, decoding.whole_units(result.page, held_page["labels"],
+                                              held_page["content"], share),
+            held_page["content"], list_share)
         systems["victor markdown"].add(s, result.markdown(), gold, True)
         systems["victor text"].add(s, result.text(), gold, False)
         systems["victor text, blocks joined (before)"].add(
             s, output.plain_text(result.texts, held_page["labels"]), gold, False)
         for name, extract in others.items():
             systems[name].add(s, extract(html), gold, name.endswith("(markdown)"))
-    gold_counts = Counts()
-    for anno in annos:
-        gold = anno.with_suffix(".txt").read_text(encoding="utf-8")
-        gold_counts.spaced += len(_BEFORE_PUNCT.findall(gold))
-        gold_counts.words += len(_WORD.findall(gold))
     print(f"WCXB dev, {len(systems['victor text'].bag)} pages of web sites Victor's model has not "
           f"seen ({args.folds} site folds, the {DEFAULT_CONFIG} config); over the elements "
           "whose text the gold keeps:\n")
@@ -288,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
                 [c.row(name) for name, c in systems.items()]))
     print(f"\nThe gold's own spaces before punctuation: "
           f"{1000 * gold_counts.spaced / max(gold_counts.words, 1):.2f} per 1,000 words. "
-          f"Elements counted: {sum(c for c in [systems['victor text'].code[1]])} code lines, "
+          f"Elements counted: {systems['victor text'].code[1]} code lines, "
           f"{systems['victor text'].rows[1]} table rows, {systems['victor text'].links[1]} links, "
           f"{systems['victor text'].items[1]} list items.")
     print(f"({time.perf_counter() - started:.0f} s)")

@@ -216,6 +216,25 @@ def test_a_code_block_is_kept_or_dropped_whole():
                if i in code)
 
 
+def test_a_list_gets_back_the_items_its_likely_content_left_out():
+    """decoding.whole_lists on WCXB 0022's five questions to ask of a
+    business school: one item dropped among likely ones comes back as an
+    item of the list; a list mostly unlikely gets nothing back."""
+    page, labels, url = person_labelled(WCXB / "0022.anno")
+    items = next(u for u in decoding.list_units(page.blocks)
+                 if any("alumni network" in page.blocks[i].text for i in u))
+    content = [float(lab != OTHER) for lab in labels]
+    dropped = list(labels)
+    dropped[items[1]], content[items[1]] = OTHER, 0.2
+    kept = decoding.whole_lists(page, dropped, content, 0.5)
+    assert kept[items[1]] == "l" and kept[:items[1]] + kept[items[1] + 1:] == \
+        dropped[:items[1]] + dropped[items[1] + 1:]
+    md = output.markdown(output.kept_tree(page.body, page.blocks, kept, url))
+    assert re.search(r"^- Is the alumni network interesting", md, re.MULTILINE)
+    unlikely = [0.1 if i in items else p for i, p in enumerate(content)]
+    assert decoding.whole_lists(page, dropped, unlikely, 0.5) == dropped
+
+
 def test_the_command_leaves_links_images_and_tables_out_when_asked(tmp_path):
     import subprocess
     import sys

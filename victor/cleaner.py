@@ -235,10 +235,13 @@ class Cleaner:
             result.labels = decoding.favored(result.labels, result.marginals, result.content,
                                              self.favor)
         found = decoding.units(page.blocks) if self.config.unit_share is not None else []
-        if found:
-            result.labels = decoding.whole_units(page, result.labels,
-                                                 content_probabilities(result.marginals),
+        lists = decoding.list_units(page.blocks) if self.config.list_share is not None else []
+        if found or lists:
+            own = content_probabilities(result.marginals)
+            result.labels = decoding.whole_units(page, result.labels, own,
                                                  self.config.unit_share, found)
+            result.labels = decoding.whole_lists(page, result.labels, own,
+                                                 self.config.list_share, lists)
         if self.threshold is not None:
             result.labels = decoding.above_threshold(result.labels, result.content,
                                                      self.threshold)

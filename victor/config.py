@@ -76,6 +76,9 @@ class Config:
     # when its blocks' word-weighted content probability reaches this, else
     # dropped whole; None: each block as decoded.
     unit_share: float | None = None
+    # victor.decoding.whole_lists: a list's dropped items come back when its
+    # content probability reaches this; None leaves lists to the labels.
+    list_share: float | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
@@ -95,6 +98,7 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "keep-above": ((int, float, type(None)), "a probability between 0 and 1, or null"),
     "floor-share": ((int, float), "a share between 0 and 1"),
     "unit-share": ((int, float, type(None)), "a probability between 0 and 1, or null"),
+    "list-share": ((int, float, type(None)), "a probability between 0 and 1, or null"),
 }
 _REQUIRED = ("tag-delete", "crf-features")
 
@@ -207,9 +211,12 @@ def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
     floor_share = raw.get("floor-share", 0.0)
     if isinstance(floor_share, bool) or not 0 <= floor_share <= 1:
         raise bad("floor-share", "must be a share between 0 and 1")
-    unit_share = raw.get("unit-share")
-    if isinstance(unit_share, bool) or (unit_share is not None and not 0 <= unit_share <= 1):
-        raise bad("unit-share", "must be a probability between 0 and 1, or null")
+    shares = {}
+    for key in ("unit-share", "list-share"):
+        share = raw.get(key)
+        if isinstance(share, bool) or (share is not None and not 0 <= share <= 1):
+            raise bad(key, "must be a probability between 0 and 1, or null")
+        shares[key] = None if share is None else float(share)
     crf = dict(raw.get("crf", {}))
     check_params(crf, f"{path}: key 'crf'")
     for i, f in enumerate(raw["crf-features"]):
@@ -243,7 +250,8 @@ def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
         perplexity_model=_locate(lm, path, MODEL_DIR, "") if lm else None,
         keep_above=None if keep_above is None else float(keep_above),
         floor_share=float(floor_share),
-        unit_share=None if unit_share is None else float(unit_share),
+        unit_share=shares["unit-share"],
+        list_share=shares["list-share"],
         raw=raw,
     )
 
@@ -293,4 +301,6 @@ def decoding_settings(config: Config) -> dict[str, Any]:
         out["keep-above"] = config.keep_above
     if config.unit_share is not None:
         out["unit-share"] = config.unit_share
+    if config.list_share is not None:
+        out["list-share"] = config.list_share
     return out

@@ -16,7 +16,9 @@ model had not seen (docs/general.md, "Decoding"):
   blocks are kept, so that a page with text never comes out empty.
 
 Then `whole_units`: a code block and a data table are kept or dropped as
-one, never a table's header without its rows or half of a listing.
+one, never a table's header without its rows or half of a listing. And
+`whole_lists`: the items a list's likely content leaves out come back, so
+that a kept list is the page's list, not some of its items.
 """
 
 from __future__ import annotations
@@ -182,4 +184,47 @@ def whole_units(page, labels: Sequence[str], content: Sequence[float],
                 out[i] = "p"
             elif not keep:
                 out[i] = OTHER
+    return out
+
+
+def list_units(blocks) -> list[list[int]]:
+    """The blocks of each list (ul, ol, dl), by the innermost list they sit
+    in: a nested list is judged apart from the list around it, as a menu's
+    sub-menu may be. A list of one block is no unit."""
+    grouped: dict[int, list[int]] = {}
+    of_parent: dict[int, int | None] = {}  # blocks of one element share their list
+    for b in blocks:
+        if not b.containers:
+            continue
+        key = id(b.containers[-1])
+        if key not in of_parent:
+            of_parent[key] = next((id(c) for c in reversed(b.containers) if c.tag in _LISTS), None)
+        found = of_parent[key]
+        if found is not None:
+            grouped.setdefault(found, []).append(b.id)
+    return [unit for unit in grouped.values() if len(unit) > 1]
+
+
+_LISTS = frozenset({"ul", "ol", "dl"})
+
+
+def whole_lists(page, labels: Sequence[str], content: Sequence[float],
+                share: float | None, found: list[list[int]] | None = None) -> list[str]:
+    """The dropped items of each list (`list_units`) kept as list items when
+    the list's content probability, its blocks' weighted by their words,
+    reaches `share`. Only added, never dropped: dropping the lists under the
+    bar whole, as code and tables are, lost WCXB 0.010 of bag-of-words F1
+    (docs/output.md, "Lists"). The probability is the CRF's own, as for
+    `keep-above`; None leaves the labels as they are. `found`: the page's
+    lists, where the caller has them already."""
+    out = list(labels)
+    if share is None:
+        return out
+    for unit in list_units(page.blocks) if found is None else found:
+        weights = [len(page.blocks[i].text.split()) for i in unit]
+        mean = sum(w * content[i] for w, i in zip(weights, unit)) / max(sum(weights), 1)
+        if mean >= share:
+            for i in unit:
+                if out[i] == OTHER:
+                    out[i] = "l"
     return out
