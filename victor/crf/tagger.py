@@ -46,6 +46,10 @@ class Tagger:
         self.template = template
         self.expander = Expander(template, compact=True)
         self.table = _WeightTable(weights.state, len(weights.labels))
+        # A numeric feature comes with all its labels, the same on every
+        # page: the table rows of each of its columns are looked up once,
+        # and kept until the table starts afresh.
+        self.coded_rows: dict[tuple[str, int], np.ndarray] = {}
 
     def tag(self, feature_dicts: Sequence[dict[str, str]]) -> tuple[list[str], list[dict[str, float]]]:
         """The most likely labels of a page's blocks, and for each block the
@@ -98,6 +102,7 @@ class Tagger:
         layout = self.expander.layout(frozenset(columns.names))
         reach = self.template.reach
         numbered = {}
+        static = set()
         for name in layout.names:
             coded = columns.coded(name)
             if coded is None:
@@ -108,14 +113,18 @@ class Tagger:
                 codes[reach:reach + n] = at
                 codes[reach:reach + n] += 1
                 numbered[name] = ([None, *labels], codes)
-        return self._sum(layout, numbered, n)
+                static.add(name)
+        return self._sum(layout, numbered, n, static)
 
     def _sum(self, layout: Layout, numbered: dict[str, tuple[list, np.ndarray]],
-             n: int) -> np.ndarray:
-        """The scores of a page whose features are `numbered` (_number)."""
+             n: int, static: set[str] | frozenset[str] = frozenset()) -> np.ndarray:
+        """The scores of a page whose features are `numbered` (_number);
+        the `static` ones are numbered by all their labels (column_scores)."""
         table = self.table
         if len(table) >= _TABLE_LIMIT:
             table.clear()
+            self.coded_rows.clear()
+        coded_rows = self.coded_rows
         reach = self.template.reach
         columns = len(layout.singles) + len(layout.combinations)
         rows = np.empty((n, columns), np.int32, order="F")  # a column a block of memory; rows stay below _TABLE_LIMIT
@@ -123,8 +132,12 @@ class Tagger:
         for j, (name, offset, memo) in enumerate(layout.singles):
             values, codes = numbered[name]
             column = (name, offset)
-            ids = np.array([k if (k := known.get((column, v), -1)) >= 0
-                            else table.row(column, memo, v) for v in values], np.intp)
+            ids = coded_rows.get(column) if name in static else None
+            if ids is None:
+                ids = np.array([k if (k := known.get((column, v), -1)) >= 0
+                                else table.row(column, memo, v) for v in values], np.intp)
+                if name in static:
+                    coded_rows[column] = ids
             rows[:, j] = ids[codes[reach + offset:reach + offset + n]]
         for j, (terms, memo) in enumerate(layout.combinations, len(layout.singles)):
             pages = [numbered[name] for name, _ in terms]

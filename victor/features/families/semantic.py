@@ -17,6 +17,8 @@ itemprop=articleBody the text.
 
 from __future__ import annotations
 
+import numpy as np
+
 from victor.features.context import BINARY, Context
 from victor.reading.tidy import Element
 
@@ -65,4 +67,5 @@ def compute(ctx: Context) -> dict[str, list]:
             bits |= _own_bits(el)
             memo[el] = bits
         masks.append(bits)
-    return {name: [m >> i & 1 for m in masks] for i, name in enumerate(_NAMES)}
+    bits = np.array(masks, np.int64)
+    return {name: bits >> i & 1 for i, name in enumerate(_NAMES)}
