@@ -134,8 +134,19 @@ class Tagger:
             column = (name, offset)
             ids = coded_rows.get(column) if name in static else None
             if ids is None:
-                ids = np.array([k if (k := known.get((column, v), -1)) >= 0
-                                else table.row(column, memo, v) for v in values], np.intp)
+                found, bags = [], []
+                for p, v in enumerate(values):
+                    k = known.get((column, v), -1)
+                    if k < 0:
+                        if _is_bag(v):
+                            bags.append(p)
+                        else:
+                            k = table.row(column, memo, v)
+                    found.append(k)
+                if bags:  # summed together: a page brings many bags, most new
+                    for p, k in zip(bags, table.bags(column, memo, [values[p] for p in bags])):
+                        found[p] = k
+                ids = np.array(found, np.intp)
                 if name in static:
                     coded_rows[column] = ids
             rows[:, j] = ids[codes[reach + offset:reach + offset + n]]
@@ -159,6 +170,11 @@ class Tagger:
             if key in state:
                 scores[constant_span(n, offset)] += state[key]
         return scores
+
+
+def _is_bag(value) -> bool:
+    """A value of several space-separated items (class words)."""
+    return type(value) is str and len(value.split(maxsplit=1)) > 1
 
 
 def _number(column: list, reach: int) -> tuple[list, np.ndarray]:
@@ -205,26 +221,15 @@ class _WeightTable:
         return self.size
 
     def row(self, column, memo: Memo, value) -> int:
+        """The row of a value that is no bag (`bags` sums those)."""
         number = self.index.get((column, value))
         if number is None:
-            items = value.split() if type(value) is str else ()
-            if len(items) > 1:
-                # A bag (class words): pages share the items, not the bags,
-                # so each item's row is kept and the bag's is their sum,
-                # added in the bag's order as a plain sum would.
-                index = self.index
-                rows = [index[column, i] if (column, i) in index else self.row(column, memo, i)
-                        for i in items]
-                known = [n for n in rows if n]
-                found = [self.vectors[known].sum(axis=0)] if known else []
-            else:
-                keys = memo[value]
-                if type(keys) is not tuple:
-                    keys = () if keys is None else (keys,)
-                found = [self.state[k] for k in keys if k in self.state]
+            keys = memo[value]
+            if type(keys) is not tuple:
+                keys = () if keys is None else (keys,)
+            found = [self.state[k] for k in keys if k in self.state]
             if found:
-                if self.size == len(self.vectors):
-                    self.vectors = np.concatenate([self.vectors, np.zeros_like(self.vectors)])
+                self._room(self.size + 1)
                 number = self.size
                 self.size += 1
                 self.vectors[number] = sum(found)
@@ -232,6 +237,42 @@ class _WeightTable:
                 number = 0
             self.index[column, value] = number
         return number
+
+    def bags(self, column, memo: Memo, bags: list[str]) -> list[int]:
+        """The rows of bags (class words) new to the table: each the sum of
+        its items' rows (kept too, as pages share items more than bags),
+        added in the bag's order as a plain sum over its attributes would;
+        0 for a bag of no known item. Summed all at once: one by one, a
+        page's new bags cost more than the rest of its tagging."""
+        index = self.index
+        owner, items = [], []
+        for b, bag in enumerate(bags):
+            for item in bag.split():
+                number = index.get((column, item))
+                if number is None:
+                    number = self.row(column, memo, item)
+                if number:
+                    owner.append(b)
+                    items.append(number)
+        sums = np.zeros((len(bags), self.width))
+        np.add.at(sums, owner, self.vectors[items])  # in order, item by item
+        has = np.zeros(len(bags), bool)
+        has[owner] = True
+        self._room(self.size + int(has.sum()))
+        numbers = []
+        for b, bag in enumerate(bags):
+            number = 0
+            if has[b]:
+                number = self.size
+                self.size += 1
+                self.vectors[number] = sums[b]
+            index[column, bag] = number
+            numbers.append(number)
+        return numbers
+
+    def _room(self, rows: int) -> None:
+        while rows > len(self.vectors):
+            self.vectors = np.concatenate([self.vectors, np.zeros_like(self.vectors)])
 
 
 def viterbi(scores: np.ndarray, transition: np.ndarray) -> list[int]:
