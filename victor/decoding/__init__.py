@@ -172,17 +172,32 @@ def whole_units(page, labels: Sequence[str], content: Sequence[float],
     `share`, else dropped whole. The probability is the CRF's own, as for
     `keep-above`; None leaves the labels as they are. `found`: the page's
     units, where the caller has them already."""
+    return _decided(page, labels, content, share,
+                    units(page.blocks) if found is None else found, "p", True)
+
+
+def _likely(page, unit: list[int], content: Sequence[float]) -> float:
+    """A unit's content probability: its blocks', weighted by their words,
+    so that a long line outweighs a lone bullet or number."""
+    weights = [len(page.blocks[i].text.split()) for i in unit]
+    return sum(w * content[i] for w, i in zip(weights, unit)) / max(sum(weights), 1)
+
+
+def _decided(page, labels: Sequence[str], content: Sequence[float], share: float | None,
+             found: list[list[int]], restored: str, drop: bool) -> list[str]:
+    """The labels with each unit of `found` whose content probability
+    (`_likely`) reaches `share` kept whole, its dropped blocks labelled
+    `restored`, and with `drop` each other unit dropped whole."""
     out = list(labels)
     if share is None:
         return out
-    for unit in units(page.blocks) if found is None else found:
-        weights = [len(page.blocks[i].text.split()) for i in unit]
-        mean = sum(w * content[i] for w, i in zip(weights, unit)) / max(sum(weights), 1)
-        keep = mean >= share
-        for i in unit:
-            if keep and out[i] == OTHER:
-                out[i] = "p"
-            elif not keep:
+    for unit in found:
+        if _likely(page, unit, content) >= share:
+            for i in unit:
+                if out[i] == OTHER:
+                    out[i] = restored
+        elif drop:
+            for i in unit:
                 out[i] = OTHER
     return out
 
@@ -217,14 +232,5 @@ def whole_lists(page, labels: Sequence[str], content: Sequence[float],
     (docs/output.md, "Lists"). The probability is the CRF's own, as for
     `keep-above`; None leaves the labels as they are. `found`: the page's
     lists, where the caller has them already."""
-    out = list(labels)
-    if share is None:
-        return out
-    for unit in list_units(page.blocks) if found is None else found:
-        weights = [len(page.blocks[i].text.split()) for i in unit]
-        mean = sum(w * content[i] for w, i in zip(weights, unit)) / max(sum(weights), 1)
-        if mean >= share:
-            for i in unit:
-                if out[i] == OTHER:
-                    out[i] = "l"
-    return out
+    return _decided(page, labels, content, share,
+                    list_units(page.blocks) if found is None else found, "l", False)
