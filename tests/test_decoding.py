@@ -98,3 +98,27 @@ def test_cleaning_decodes_a_real_page_by_these_rules(config):
     expected, floored = decode(best, result.marginals, cleaner.config.keep_above,
                                cleaner.config.floor_share)
     assert (result.labels, result.fallback) == (expected, floored)
+
+
+def test_the_folds_decode_a_page_as_the_cleaner_does():
+    """Dragnet 134 under the general config, where a list's dropped heading
+    ("About the author") comes back with the author's box (list-share):
+    cross-validation's folds (score_fold, which benchmarks.quality runs)
+    give the labels the Cleaner gives, so that the figures measure what
+    users get."""
+    from victor.annotation import load_annotation
+    from victor.crf.estimator import CRF
+    from victor.training.crossval import score_fold
+    from victor.training.dataset import load_example
+
+    cleaner = Cleaner("general")
+    anno = ROOT / "data" / "dragnet" / "134.anno"
+    example = load_example(str(anno), cleaner.config)
+    estimator = CRF(cleaner.model.template)
+    estimator.model_ = cleaner.model
+    fold = score_fold(1, estimator, [example], cleaner.config)
+    result = cleaner.clean(read_input(load_annotation(anno).source), str(anno))
+    path = cleaner.model.best_labels(result.scores)
+    decoded, _ = decode(path, result.marginals, cleaner.config.keep_above,
+                        cleaner.config.floor_share)
+    assert fold.predictions[0].labels == result.labels != decoded

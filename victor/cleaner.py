@@ -237,11 +237,10 @@ class Cleaner:
         found = decoding.units(page.blocks) if self.config.unit_share is not None else []
         lists = decoding.list_units(page.blocks) if self.config.list_share is not None else []
         if found or lists:
-            own = content_probabilities(result.marginals)
-            result.labels = decoding.whole_units(page, result.labels, own,
-                                                 self.config.unit_share, found)
-            result.labels = decoding.whole_lists(page, result.labels, own,
-                                                 self.config.list_share, lists)
+            result.labels = decoding.whole(result.texts, result.labels,
+                                           content_probabilities(result.marginals),
+                                           found, self.config.unit_share,
+                                           lists, self.config.list_share)
         if self.threshold is not None:
             result.labels = decoding.above_threshold(result.labels, result.content,
                                                      self.threshold)

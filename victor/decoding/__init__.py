@@ -172,19 +172,30 @@ def whole_units(page, labels: Sequence[str], content: Sequence[float],
     `share`, else dropped whole. The probability is the CRF's own, as for
     `keep-above`; None leaves the labels as they are. `found`: the page's
     units, where the caller has them already."""
-    return _decided(page, labels, content, share,
+    return _decided([b.text for b in page.blocks], labels, content, share,
                     units(page.blocks) if found is None else found, "p", True)
 
 
-def _likely(page, unit: list[int], content: Sequence[float]) -> float:
+def whole(texts: Sequence[str], labels: Sequence[str], content: Sequence[float],
+          found_units: list[list[int]], unit_share: float | None,
+          found_lists: list[list[int]], list_share: float | None) -> list[str]:
+    """`whole_units` then `whole_lists`, on a page's block texts and the
+    units and lists found in its blocks: the cleaner and the folds of
+    cross-validation (which keep no tree) decide them alike."""
+    labels = _decided(texts, labels, content, unit_share, found_units, "p", True)
+    return _decided(texts, labels, content, list_share, found_lists, "l", False)
+
+
+def _likely(texts: Sequence[str], unit: list[int], content: Sequence[float]) -> float:
     """A unit's content probability: its blocks', weighted by their words,
     so that a long line outweighs a lone bullet or number."""
-    weights = [len(page.blocks[i].text.split()) for i in unit]
+    weights = [len(texts[i].split()) for i in unit]
     return sum(w * content[i] for w, i in zip(weights, unit)) / max(sum(weights), 1)
 
 
-def _decided(page, labels: Sequence[str], content: Sequence[float], share: float | None,
-             found: list[list[int]], restored: str, drop: bool) -> list[str]:
+def _decided(texts: Sequence[str], labels: Sequence[str], content: Sequence[float],
+             share: float | None, found: list[list[int]], restored: str,
+             drop: bool) -> list[str]:
     """The labels with each unit of `found` whose content probability
     (`_likely`) reaches `share` kept whole, its dropped blocks labelled
     `restored`, and with `drop` each other unit dropped whole."""
@@ -192,7 +203,7 @@ def _decided(page, labels: Sequence[str], content: Sequence[float], share: float
     if share is None:
         return out
     for unit in found:
-        if _likely(page, unit, content) >= share:
+        if _likely(texts, unit, content) >= share:
             for i in unit:
                 if out[i] == OTHER:
                     out[i] = restored
@@ -232,5 +243,5 @@ def whole_lists(page, labels: Sequence[str], content: Sequence[float],
     (docs/output.md, "Lists"). The probability is the CRF's own, as for
     `keep-above`; None leaves the labels as they are. `found`: the page's
     lists, where the caller has them already."""
-    return _decided(page, labels, content, share,
+    return _decided([b.text for b in page.blocks], labels, content, share,
                     list_units(page.blocks) if found is None else found, "l", False)

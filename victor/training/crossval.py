@@ -128,16 +128,18 @@ def run_fold(task: FoldTask) -> FoldResult:
 def score_fold(fold: int, estimator: crf.CRF, test_set: Sequence[Example],
                config: Config) -> FoldResult:
     """A fitted CRF's figures on pages it has not seen, decoded as the
-    Cleaner decodes them (victor.decoding, the config's `keep-above` and
-    `floor-share`)."""
+    Cleaner decodes them (victor.decoding: the config's `keep-above`,
+    `floor-share`, `unit-share` and `list-share`)."""
     predicted, truth, predictions = [], [], []
     words = shingles = evaluate.Overlap(0, 0, 0)
     pages = [e.features for e in test_set]
     for e, path, marginals in zip(test_set, estimator.predict(pages),
                                   estimator.predict_marginals(pages)):
         labels, _ = decoding.decode(path, marginals, config.keep_above, config.floor_share)
-        predictions.append(Prediction(e.name, labels, calibration.content_probabilities(marginals),
-                                      path, marginals))
+        content = calibration.content_probabilities(marginals)
+        labels = decoding.whole(e.texts, labels, content, e.units, config.unit_share,
+                                e.lists, config.list_share)
+        predictions.append(Prediction(e.name, labels, content, path, marginals))
         predicted.extend(labels)
         truth.extend(e.labels)
         score = evaluate.score_page(e.name, output.plain_text(e.texts, labels), e.gold)

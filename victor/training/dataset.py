@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
-from victor import features, output
+from victor import decoding, features, output
 from victor.annotation import load_annotation, load_training_page
 from victor.annotation.align import read_gold
 from victor.config import Config
@@ -27,6 +27,10 @@ class Example:
     features: list[dict[str, str]]
     gold: str  # the person's text the labels were made from (words only matter)
     group: PageGroup  # its web site and stratum, for the folds
+    # The blocks of its code blocks and data tables, and of its lists
+    # (victor.decoding): the folds decode them as the cleaner does.
+    units: list[list[int]] = field(default_factory=list)
+    lists: list[list[int]] = field(default_factory=list)
 
 
 def gold_text(anno_path: Path, texts: list[str], labels: list[str]) -> str:
@@ -50,7 +54,9 @@ def load_example(anno_path: str, config: Config, lm=None,
     url = annotation.url or page.url
     group = page_group(anno_path, url, page.meta.url)
     return Example(anno_path, url, texts, labels, features.compute(page, config, lm, names),
-                   gold_text(Path(anno_path), texts, labels), group)
+                   gold_text(Path(anno_path), texts, labels), group,
+                   decoding.units(page.blocks) if config.unit_share is not None else [],
+                   decoding.list_units(page.blocks) if config.list_share is not None else [])
 
 
 def load_examples(anno_paths: Sequence[str], config: Config, lm=None,
