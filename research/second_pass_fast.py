@@ -201,3 +201,36 @@ def _tree_columns(o: np.ndarray, tree: dict, w: np.ndarray, wp: np.ndarray, p: n
         rest = aw - w[has]
         with np.errstate(divide="ignore", invalid="ignore"):
             o[COL[f"c{level}.others"], has] = np.where(rest > 0, (awp - wp[has]) / rest, np.nan)
+
+
+_NUMBERS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _number(value) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+def first_columns(columns, wanted: list[str]) -> np.ndarray:
+    """The first pass's feature columns `wanted`, as numbers, from the
+    Columns the cleaner already holds (result.columns), equal to what
+    research/second_pass_pages.py stored (each block's label read as a
+    number): one fancy index into the labels' numbers, which are converted
+    once for a labeller (the labels array is cached with the config's
+    layout, so its id is stable while it lives)."""
+    cached = _NUMBERS.get(id(columns.labels))
+    if cached is None or cached[0] is not columns.labels:
+        cached = (columns.labels, np.array([_number(x) for x in columns.labels.tolist()],
+                                           dtype=np.float32))
+        _NUMBERS[id(columns.labels)] = cached
+    numbers = cached[1]
+    where = {name: i for i, name in enumerate(columns.numeric)}
+    out = np.full((columns.size, len(wanted)), np.nan, dtype=np.float32)
+    for j, name in enumerate(wanted):
+        if name in where:
+            out[:, j] = numbers[columns.at[:, where[name]]]
+        elif name in columns.values:
+            out[:, j] = [_number(v) for v in columns.values[name]]
+    return out

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from repo_data import CLEANEVAL, DRAGNET, WCXB
-from research.second_pass_fast import densest_run, fast_features, fast_tree
+from research.second_pass_fast import densest_run, fast_features, fast_tree, first_columns
 from research.second_pass_features import densest_run as slow_run, page_features
-from research.second_pass_pages import tree_info
+from research.second_pass_pages import _number, tree_info
 from victor.annotation import load_annotation
 from victor.batch.inputs import read_input
 from victor.cleaner import Cleaner
@@ -67,3 +67,16 @@ def test_densest_run_matches_the_loop() -> None:
             p = rng.choice([0.0, 0.25, 0.5, 0.75, 1.0], size=n)
             w = rng.choice([0.0, 1.0, 2.0, 7.0], size=n)
             assert densest_run(p, w) == slow_run(p, w)
+
+
+@pytest.mark.parametrize("anno", PAGES[::3], ids=lambda p: p.stem)
+def test_first_columns_as_the_pages_pickle_stores_them(cleaner: Cleaner, anno) -> None:
+    """The first pass's columns from result.columns equal second_pass_pages'
+    reading of the feature dicts (every column but class-words)."""
+    result = cleaner.clean(read_input(load_annotation(str(anno)).source))
+    rows = result.columns.dicts()
+    names = sorted({k for r in rows for k in r if k != "class-words"})
+    stored = np.array([[_number(r.get(k, "nan")) for k in names] for r in rows], dtype=np.float32)
+    got = first_columns(result.columns, names + ["no-such-feature"])
+    np.testing.assert_array_equal(got[:, :-1], stored)
+    assert np.isnan(got[:, -1]).all()
