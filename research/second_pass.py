@@ -89,12 +89,23 @@ PARAMS = dict(objective="binary", learning_rate=0.05, num_leaves=63, min_data_in
               num_threads=1, verbose=-1, seed=0)
 
 
+def early_stop(margin: float | None, every: int = 10) -> dict:
+    """LightGBM's prediction early stopping: every `every` trees, a block
+    whose raw score is past margin / 2 either way stops (a binary margin is
+    twice the score); {} for none."""
+    if margin is None:
+        return {}
+    return dict(pred_early_stop=True, pred_early_stop_freq=every, pred_early_stop_margin=margin)
+
+
 def cross_fit(X: list[np.ndarray], y: list[np.ndarray], wts: list[np.ndarray],
               fold: list[int], rounds: int, params: dict, gain: dict | None = None,
-              names: list[str] | None = None) -> list[np.ndarray]:
+              names: list[str] | None = None, predict: dict | None = None) -> list[np.ndarray]:
     """Each page's second-pass probabilities from trees trained on the
     other folds' pages; the folds' gain importance summed into `gain` by
-    feature name (to pick the few first-pass features worth computing)."""
+    feature name (to pick the few first-pass features worth computing);
+    `predict` LightGBM's prediction parameters (pred_early_stop: a block
+    whose score is already far from one half skips the remaining trees)."""
     import lightgbm as lgb
 
     out: list[np.ndarray | None] = [None] * len(X)
@@ -109,7 +120,7 @@ def cross_fit(X: list[np.ndarray], y: list[np.ndarray], wts: list[np.ndarray],
                 gain[name] = gain.get(name, 0.0) + float(g)
         for i in range(len(X)):
             if fold[i] == k:
-                out[i] = booster.predict(X[i])
+                out[i] = booster.predict(X[i], **(predict or {}))
         print(f"fold {k}: {len(train)} training pages, {time.perf_counter() - t:.0f} s",
               file=sys.stderr)
     return out  # type: ignore[return-value]
@@ -179,6 +190,7 @@ def main(argv=None) -> int:
     ap.add_argument("--first", help="only these first-pass columns (comma-separated)")
     ap.add_argument("--learning-rate", type=float, default=PARAMS["learning_rate"])
     ap.add_argument("--leaves", type=int, default=PARAMS["num_leaves"])
+    ap.add_argument("--early-stop", type=float, help="pred_early_stop_margin, every 10 trees")
     ap.add_argument("--importance", help="write the trees' gain importance by feature (JSON)")
     ap.add_argument("--thresholds", default="0.3,0.4,0.5,0.6")
     ap.add_argument("--save", help="write each page's second-pass probabilities (JSON)")
@@ -208,7 +220,8 @@ def main(argv=None) -> int:
     params = {**PARAMS, "learning_rate": args.learning_rate, "num_leaves": args.leaves}
     gain: dict[str, float] = {}
     feature_names = PAGE_FEATURES + ([] if args.no_first_features else columns)
-    q = cross_fit(X, y, w, fold, args.rounds, params, gain, feature_names)
+    q = cross_fit(X, y, w, fold, args.rounds, params, gain, feature_names,
+                  early_stop(args.early_stop))
     if args.importance:
         json.dump(dict(sorted(gain.items(), key=lambda kv: -kv[1])), open(args.importance, "w"),
                   indent=0)

@@ -6,7 +6,8 @@ number and depth, not their speed). Beside it, Cleaner("general").clean of
 the same pages.
 
 `--fast` times research/second_pass_fast.py (fast_tree over the cleaner's
-blocks, fast_features) in place of tree_info and page_features; `--first`
+blocks, fast_features, first_columns from the cleaner's own Columns) in
+place of tree_info, page_features and the pickle's stored columns; `--first`
 and `--no-first-features` set which of the first pass's 81 feature columns
 go into the matrix, as research/second_pass.py's flags of the same names.
 
@@ -21,11 +22,12 @@ import time
 
 import numpy as np
 
-from research.second_pass import PARAMS, load, matrix
-from research.second_pass_fast import fast_features, fast_tree
+from research.second_pass import PARAMS, early_stop, load, matrix
+from research.second_pass_fast import fast_features, fast_tree, first_columns
 from research.second_pass_pages import tree_info
 from victor.annotation import load_annotation
 from victor.cleaner import Cleaner
+from victor.decoding.calibration import content_probabilities
 from victor.batch.inputs import read_input
 from victor.labels import OTHER
 
@@ -42,6 +44,7 @@ def main(argv=None) -> int:
     ap.add_argument("--learning-rate", type=float, default=PARAMS["learning_rate"])
     ap.add_argument("--no-first-features", action="store_true")
     ap.add_argument("--first", help="only these first-pass columns (comma-separated)")
+    ap.add_argument("--early-stop", type=float, help="pred_early_stop_margin (every 10 trees)")
     ap.add_argument("--fast", action="store_true", help="research/second_pass_fast.py's features")
     args = ap.parse_args(argv)
     run, pages, columns = load(args.run, args.pages)
@@ -57,6 +60,7 @@ def main(argv=None) -> int:
     booster = lgb.train(params, lgb.Dataset(X, y.astype(np.float32)), args.rounds)
     sample = pages[5::max(len(pages) // args.n, 1)][:args.n]
     cleaner = Cleaner("general")
+    stop = early_stop(args.early_stop)
     t_clean = t_tree = t_feat = t_pred = 0.0
     blocks = 0
     for pg in sample:
@@ -65,18 +69,16 @@ def main(argv=None) -> int:
         result = cleaner.clean(data)
         t_clean += time.perf_counter() - t
         if args.fast:
-            p, labels = np.array(result.content, dtype=np.float64), list(result.labels)
-            where = {c: i for i, c in enumerate(pg["columns"])}
-            first = (pg["features"][:, [where[c] for c in columns]] if columns
-                     and len(pg["texts"]) == len(p) else None)
-            if first is None and columns:
-                first = np.full((len(p), len(columns)), np.nan, dtype=np.float32)
             t = time.perf_counter()
             tree = fast_tree(result.page.blocks)
             t_tree += time.perf_counter() - t
             t = time.perf_counter()
-            own = fast_features(tree, [b.text for b in result.page.blocks], p, labels)
-            m = own if first is None else np.hstack([own, first])
+            # uncalibrated, as the run saved them and the trees were fitted
+            p = np.array(content_probabilities(result.marginals), dtype=np.float64)
+            labels = result.labels
+            m = fast_features(tree, [b.text for b in result.page.blocks], p, labels)
+            if columns:
+                m = np.hstack([m, first_columns(result.columns, columns)])
             t_feat += time.perf_counter() - t
         else:
             t = time.perf_counter()
@@ -86,7 +88,7 @@ def main(argv=None) -> int:
             m = matrix(pg, run, columns, bool(columns))
             t_feat += time.perf_counter() - t
         t = time.perf_counter()
-        booster.predict(m, num_threads=1)
+        booster.predict(m, num_threads=1, **stop)
         t_pred += time.perf_counter() - t
         blocks += len(m)
     n = len(sample)
