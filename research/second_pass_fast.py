@@ -65,24 +65,38 @@ def fast_tree(blocks) -> dict:
     lo = np.maximum(depth - 5, 1)
     need_pos = (col >= lo[row]) & inner_pos
     need = np.unique(dense[need_pos])
-    counts: dict[int, Counter] = {}
-    for k, par in zip(need.tolist(), parent[need].tolist()):
-        c = counts.get(par)
-        if c is None:
-            c = counts[par] = Counter((ch.tag, ch.attrs.get("class", ""))
-                                      for ch in elements[par].children if not isinstance(ch, str))
-        rep_of[k] = c[shapes[k]]
+    # one count for all the needed parents' element children (a Counter a
+    # parent cost more than the counting); a parent with one child holds
+    # just the container itself
+    up = parent[need].tolist()
+    kids = [elements[par].children for par in up]
+    many = [len(c) > 1 for c in kids]
+    counted = Counter((par, ch.tag, ch.attrs.get("class", ""))
+                      for par in {par for par, x in zip(up, many) if x}
+                      for ch in elements[par].children if not isinstance(ch, str))
+    rep_of[need] = [counted[(par, *shapes[k])] if x else 1
+                    for k, par, x in zip(need.tolist(), up, many)]
     for j in range(1, 6):  # reps[:, j-1]: the j-th container from the inside
         ok = depth - j >= lo
         reps[ok, j - 1] = rep_of[ids[ok, depth[ok] - j]]
-    # path groups: tag codes along the row, the innermost class, the depth
+    # path groups: an element's tag path is its parent's path and its tag,
+    # numbered level by level; a block's group is its innermost container's
+    # path and class (no container: a group of its own)
     code: dict = {}
     tags = np.fromiter((code.setdefault(t, len(code)) for t, _ in shapes), np.int64, count=m)
     classes = np.fromiter((code.setdefault(c, len(code)) for _, c in shapes), np.int64, count=m)
+    level = col[first]
+    order = np.argsort(level, kind="stable")
+    tp = np.zeros(m, dtype=np.int64)
+    offset = 0
+    for members in np.split(order, np.cumsum(np.bincount(level))[:-1]):
+        up_tp = np.where(level[members] > 0, tp[parent[members]], 0)
+        u, inv = np.unique(up_tp * len(code) + tags[members], return_inverse=True)
+        tp[members] = inv.reshape(-1) + offset
+        offset += len(u)
     inner = ids[np.arange(n), np.maximum(depth - 1, 0)]
-    cls = np.where(depth > 0, classes[inner], code.setdefault("", len(code)))
-    key = np.column_stack([np.where(ids >= 0, tags[ids], -1), cls, depth])
-    _, path = np.unique(key, axis=0, return_inverse=True)
+    key = np.where(depth > 0, tp[inner] * len(code) + classes[inner], -1)
+    _, path = np.unique(key, return_inverse=True)
     return {"ids": ids, "depth": depth, "reps": reps, "path": path.reshape(-1)}
 
 
@@ -228,9 +242,13 @@ def first_columns(columns, wanted: list[str]) -> np.ndarray:
     numbers = cached[1]
     where = {name: i for i, name in enumerate(columns.numeric)}
     out = np.full((columns.size, len(wanted)), np.nan, dtype=np.float32)
+    have = [j for j, name in enumerate(wanted) if name in where]
+    if have:  # one fancy index for every numeric column
+        out[:, have] = numbers[columns.at[:, [where[wanted[j]] for j in have]]]
     for j, name in enumerate(wanted):
-        if name in where:
-            out[:, j] = numbers[columns.at[:, where[name]]]
-        elif name in columns.values:
-            out[:, j] = [_number(v) for v in columns.values[name]]
+        if name not in where and name in columns.values:
+            try:  # numbers as strings or booleans, parsed in C
+                out[:, j] = np.asarray(columns.values[name], dtype=np.float32)
+            except (TypeError, ValueError):
+                out[:, j] = [_number(v) for v in columns.values[name]]
     return out
