@@ -20,8 +20,8 @@ each needed parent's children once.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import chain
-from operator import itemgetter
+from itertools import chain, compress, repeat
+from operator import attrgetter, methodcaller
 
 import numpy as np
 
@@ -29,6 +29,21 @@ from research.second_pass_features import PAGE_FEATURES
 from victor.labels import OTHER
 
 COL = {name: i for i, name in enumerate(PAGE_FEATURES)}
+_TAG = attrgetter("tag")
+_ATTRS = attrgetter("attrs")
+_CLASS = methodcaller("get", "class", "")
+
+
+def _shapes(elements: list) -> tuple[list[str], list[str]]:
+    """The elements' tags and classes, mapped in C (no Python frame an
+    element)."""
+    return list(map(_TAG, elements)), list(map(_CLASS, map(_ATTRS, elements)))
+
+
+def _codes(values: list) -> np.ndarray:
+    """Each value's number among the distinct values (first seen first)."""
+    code = dict(zip(dict.fromkeys(values), range(len(values))))
+    return np.fromiter(map(code.__getitem__, values), dtype=np.int64, count=len(values))
 
 
 def fast_tree(blocks) -> dict:
@@ -52,7 +67,7 @@ def fast_tree(blocks) -> dict:
     dense = dense.reshape(-1)
     m = len(first)
     elements = list(map(flat.__getitem__, first.tolist()))
-    shapes = [(e.tag, e.attrs.get("class", "")) for e in elements]
+    tag_of, class_of = _shapes(elements)
     row = np.repeat(np.arange(n), depth)
     starts = np.concatenate([[0], np.cumsum(depth)[:-1]])
     col = np.arange(total) - np.repeat(starts, depth)
@@ -60,43 +75,38 @@ def fast_tree(blocks) -> dict:
     parent = np.full(m, -1, dtype=np.int64)
     inner_pos = col > 0
     parent[dense[inner_pos]] = dense[np.nonzero(inner_pos)[0] - 1]
-    # repetition: the innermost five containers that have a parent
-    rep_of = np.zeros(m, dtype=np.float32)
+    # repetition: the innermost five containers that have a parent, counted
+    # among all their parents' element children at once
     lo = np.maximum(depth - 5, 1)
-    need_pos = (col >= lo[row]) & inner_pos
-    need = np.unique(dense[need_pos])
-    # one count for all the needed parents' element children (a Counter a
-    # parent cost more than the counting); a parent with one child holds
-    # just the container itself
-    up = parent[need].tolist()
-    kids = [elements[par].children for par in up]
-    many = [len(c) > 1 for c in kids]
-    counted = Counter((par, ch.tag, ch.attrs.get("class", ""))
-                      for par in {par for par, x in zip(up, many) if x}
-                      for ch in elements[par].children if not isinstance(ch, str))
-    rep_of[need] = [counted[(par, *shapes[k])] if x else 1
-                    for k, par, x in zip(need.tolist(), up, many)]
+    needed = np.zeros(m, dtype=bool)
+    needed[dense[(col >= lo[row]) & inner_pos]] = True
+    need = np.flatnonzero(needed)
+    up = np.zeros(m, dtype=bool)
+    up[parent[need]] = True
+    parents = np.flatnonzero(up)
+    lists = list(map(attrgetter("children"), map(elements.__getitem__, parents.tolist())))
+    kids = list(chain.from_iterable(lists))
+    text = np.fromiter(map(isinstance, kids, repeat(str)), dtype=bool, count=len(kids))
+    owner = np.repeat(parents, np.fromiter(map(len, lists), np.int64, count=len(lists)))
+    kid_tags, kid_classes = _shapes(list(compress(kids, ~text)))
+    counted = Counter(zip(owner[~text].tolist(), kid_tags, kid_classes))
+    rep_of = np.zeros(m, dtype=np.float32)
+    rep_of[need] = list(map(counted.__getitem__, zip(parent[need].tolist(), map(
+        tag_of.__getitem__, need.tolist()), map(class_of.__getitem__, need.tolist()))))
     for j in range(1, 6):  # reps[:, j-1]: the j-th container from the inside
         ok = depth - j >= lo
         reps[ok, j - 1] = rep_of[ids[ok, depth[ok] - j]]
-    # path groups: an element's tag path is its parent's path and its tag,
-    # numbered level by level; a block's group is its innermost container's
-    # path and class (no container: a group of its own)
-    code: dict = {}
-    tags = np.fromiter((code.setdefault(t, len(code)) for t, _ in shapes), np.int64, count=m)
-    classes = np.fromiter((code.setdefault(c, len(code)) for _, c in shapes), np.int64, count=m)
-    level = col[first]
-    order = np.argsort(level, kind="stable")
-    tp = np.zeros(m, dtype=np.int64)
-    offset = 0
-    for members in np.split(order, np.cumsum(np.bincount(level))[:-1]):
-        up_tp = np.where(level[members] > 0, tp[parent[members]], 0)
-        u, inv = np.unique(up_tp * len(code) + tags[members], return_inverse=True)
-        tp[members] = inv.reshape(-1) + offset
-        offset += len(u)
+    # path groups: rows of equal tags, innermost class and depth, found by
+    # sorting the rows (lexsort) and cutting where a row differs
     inner = ids[np.arange(n), np.maximum(depth - 1, 0)]
-    key = np.where(depth > 0, tp[inner] * len(code) + classes[inner], -1)
-    _, path = np.unique(key, return_inverse=True)
+    key = np.column_stack([np.where(ids >= 0, _codes(tag_of)[ids], -1),
+                           np.where(depth > 0, _codes(class_of)[inner], -1), depth])
+    order = np.lexsort(key.T)
+    ordered = key[order]
+    new = np.ones(n, dtype=bool)
+    new[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    path = np.empty(n, dtype=np.int64)
+    path[order] = np.cumsum(new) - 1
     return {"ids": ids, "depth": depth, "reps": reps, "path": path.reshape(-1)}
 
 
