@@ -257,8 +257,7 @@ def first_columns(columns, wanted: list[str]) -> np.ndarray:
         out[:, have] = numbers[columns.at[:, [where[wanted[j]] for j in have]]]
     for j, name in enumerate(wanted):
         if name not in where and name in columns.values:
-            try:  # numbers as strings or booleans, parsed in C
-                out[:, j] = np.asarray(columns.values[name], dtype=np.float32)
-            except (TypeError, ValueError):
-                out[:, j] = [_number(v) for v in columns.values[name]]
+            values = columns.values[name]  # few distinct values a page
+            number = {v: _number(v) for v in dict.fromkeys(values)}
+            out[:, j] = list(map(number.__getitem__, values))
     return out
