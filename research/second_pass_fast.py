@@ -10,8 +10,10 @@ and the containers' word sums accumulated block by block. Here the
 containers become one padded matrix of small ints (a row a block, outermost
 first), the group sums come from np.bincount over it, and the siblings of a
 parent are counted once per parent. The Python that is left walks each
-block's container tuple once (in C, through itertools.chain and map) and
-each needed parent's children once.
+block's container tuple once and each needed parent's children once (one
+Counter over all of them), mapped in C (itertools, operator) rather than in
+Python frames. `first_columns` takes the first pass's feature columns from
+the cleaner's own Columns instead of the feature dicts.
 
     tree = fast_tree(result.page.blocks)
     X = fast_features(tree, texts, p, first_labels)   # == page_features(...)
