@@ -43,7 +43,7 @@ from victor.config import DEFAULT_CONFIG
 from victor.training.folds import PageGroup, site_folds
 from victor.labels import OTHER
 from victor.reading.text import words
-from research.second_pass_features import page_features
+from research.second_pass_features import PAGE_FEATURES, page_features
 
 # --- data --------------------------------------------------------------------
 
@@ -61,9 +61,11 @@ def load(run_path: str, pages_path: str, config: str = DEFAULT_CONFIG):
 
 
 def matrix(pg: dict, run: dict, columns: list[str], first_features: bool = True) -> np.ndarray:
+    """The page-level features, then the first pass's `columns` (NaN where
+    the page lacks one); `first_features=False` leaves the latter out."""
     p = np.array(run["content"][pg["anno"]], dtype=np.float64)
     own = page_features(pg, p, run["labels"][pg["anno"]])
-    if not first_features:
+    if not first_features or not columns:
         return own
     where = {c: i for i, c in enumerate(pg["columns"])}
     f = np.full((len(p), len(columns)), np.nan, dtype=np.float32)
@@ -84,13 +86,26 @@ def fold_of(pages: list[dict], k: int = 5) -> list[int]:
 
 PARAMS = dict(objective="binary", learning_rate=0.05, num_leaves=63, min_data_in_leaf=200,
               feature_fraction=0.7, bagging_fraction=0.7, bagging_freq=1, lambda_l2=1.0,
-              num_threads=2, verbose=-1, seed=0)
+              num_threads=1, verbose=-1, seed=0)
+
+
+def early_stop(margin: float | None, every: int = 10) -> dict:
+    """LightGBM's prediction early stopping: every `every` trees, a block
+    whose raw score is past margin / 2 either way stops (a binary margin is
+    twice the score); {} for none."""
+    if margin is None:
+        return {}
+    return dict(pred_early_stop=True, pred_early_stop_freq=every, pred_early_stop_margin=margin)
 
 
 def cross_fit(X: list[np.ndarray], y: list[np.ndarray], wts: list[np.ndarray],
-              fold: list[int], rounds: int, params: dict) -> list[np.ndarray]:
+              fold: list[int], rounds: int, params: dict, gain: dict | None = None,
+              names: list[str] | None = None, predict: dict | None = None) -> list[np.ndarray]:
     """Each page's second-pass probabilities from trees trained on the
-    other folds' pages."""
+    other folds' pages; the folds' gain importance summed into `gain` by
+    feature name (to pick the few first-pass features worth computing);
+    `predict` LightGBM's prediction parameters (pred_early_stop: a block
+    whose score is already far from one half skips the remaining trees)."""
     import lightgbm as lgb
 
     out: list[np.ndarray | None] = [None] * len(X)
@@ -100,9 +115,12 @@ def cross_fit(X: list[np.ndarray], y: list[np.ndarray], wts: list[np.ndarray],
         data = lgb.Dataset(np.vstack([X[i] for i in train]), np.concatenate([y[i] for i in train]),
                            weight=np.concatenate([wts[i] for i in train]))
         booster = lgb.train(params, data, rounds)
+        if gain is not None and names is not None:
+            for name, g in zip(names, booster.feature_importance("gain")):
+                gain[name] = gain.get(name, 0.0) + float(g)
         for i in range(len(X)):
             if fold[i] == k:
-                out[i] = booster.predict(X[i])
+                out[i] = booster.predict(X[i], **(predict or {}))
         print(f"fold {k}: {len(train)} training pages, {time.perf_counter() - t:.0f} s",
               file=sys.stderr)
     return out  # type: ignore[return-value]
@@ -169,6 +187,11 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=300)
     ap.add_argument("--weight", choices=("none", "words", "sqrt"), default="none")
     ap.add_argument("--no-first-features", action="store_true")
+    ap.add_argument("--first", help="only these first-pass columns (comma-separated)")
+    ap.add_argument("--learning-rate", type=float, default=PARAMS["learning_rate"])
+    ap.add_argument("--leaves", type=int, default=PARAMS["num_leaves"])
+    ap.add_argument("--early-stop", type=float, help="pred_early_stop_margin, every 10 trees")
+    ap.add_argument("--importance", help="write the trees' gain importance by feature (JSON)")
     ap.add_argument("--thresholds", default="0.3,0.4,0.5,0.6")
     ap.add_argument("--save", help="write each page's second-pass probabilities (JSON)")
     ap.add_argument("--scores", help="write the table's figures (JSON)")
@@ -177,6 +200,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     started = time.perf_counter()
     run, pages, columns = load(args.run, args.pages)
+    if args.first:
+        columns = args.first.split(",")
     pages = pages[::args.every]
     names = {pg["anno"] for pg in pages}
     gold = {c: [p for p in pages_of(c, None) if p.anno in names] for c in COLLECTIONS}
@@ -192,7 +217,14 @@ def main(argv=None) -> int:
                   "sqrt": np.sqrt(np.maximum(n, 1))}[args.weight])
     print(f"{len(pages)} pages, {X[0].shape[1]} features, page features "
           f"{per_page * 1000:.2f} ms a page", file=sys.stderr)
-    q = cross_fit(X, y, w, fold, args.rounds, PARAMS)
+    params = {**PARAMS, "learning_rate": args.learning_rate, "num_leaves": args.leaves}
+    gain: dict[str, float] = {}
+    feature_names = PAGE_FEATURES + ([] if args.no_first_features else columns)
+    q = cross_fit(X, y, w, fold, args.rounds, params, gain, feature_names,
+                  early_stop(args.early_stop))
+    if args.importance:
+        json.dump(dict(sorted(gain.items(), key=lambda kv: -kv[1])), open(args.importance, "w"),
+                  indent=0)
     if args.save:
         json.dump({pg["anno"]: list(map(float, qq)) for pg, qq in zip(pages, q)},
                   open(args.save, "w"))

@@ -1,0 +1,82 @@
+"""research/second_pass_fast.py must give the second pass exactly what the
+slow research code gives it (the trees were fitted and scored on
+page_features' matrix), on real pages of the repo's own data/: a page of
+each collection and of several WCXB page types, with the general config's
+own probabilities and labels as the first pass."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from repo_data import CLEANEVAL, DRAGNET, WCXB
+from research.second_pass_fast import densest_run, fast_features, fast_tree, first_columns
+from research.second_pass_features import densest_run as slow_run, page_features
+from research.second_pass_pages import _number, tree_info
+from victor.annotation import load_annotation
+from victor.batch.inputs import read_input
+from victor.cleaner import Cleaner
+
+# WCXB: the first page of each page type (article, service, listing,
+# product, documentation, forum, collection).
+PAGES = [CLEANEVAL / "1.anno", CLEANEVAL / "23.anno", DRAGNET / "100.anno"] + [
+    WCXB / f"{n}.anno" for n in ("0001", "0021", "0076", "0185", "0239", "0360", "0597")]
+
+
+@pytest.fixture(scope="module")
+def cleaner() -> Cleaner:
+    return Cleaner("general")
+
+
+def _first_pass(cleaner: Cleaner, anno):
+    result = cleaner.clean(read_input(load_annotation(str(anno)).source))
+    return result.page.blocks, np.array(result.content, dtype=np.float64), list(result.labels)
+
+
+@pytest.mark.parametrize("anno", PAGES, ids=lambda p: p.stem)
+def test_same_matrix_as_page_features(cleaner: Cleaner, anno) -> None:
+    blocks, p, labels = _first_pass(cleaner, anno)
+    texts = [b.text for b in blocks]
+    slow = page_features({"texts": texts, **tree_info(blocks)}, p, labels)
+    fast = fast_features(fast_tree(blocks), texts, p, labels)
+    assert fast.shape == slow.shape
+    np.testing.assert_array_equal(np.isnan(fast), np.isnan(slow))
+    np.testing.assert_allclose(fast, slow, rtol=1e-6, atol=0)
+
+
+def test_same_matrix_with_noisy_probabilities(cleaner: Cleaner) -> None:
+    """Probabilities other than the model's own: ties, zeros and ones move
+    the densest run, the likely core and the ranks."""
+    blocks, p, labels = _first_pass(cleaner, WCXB / "0001.anno")
+    texts = [b.text for b in blocks]
+    tree, slow_tree = fast_tree(blocks), {"texts": texts, **tree_info(blocks)}
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        q = rng.choice([0.0, 0.2, 0.5, 0.7, 1.0], size=len(p)) if _ % 2 else rng.random(len(p))
+        slow = page_features(slow_tree, q, labels)
+        fast = fast_features(tree, texts, q, labels)
+        np.testing.assert_array_equal(np.isnan(fast), np.isnan(slow))
+        np.testing.assert_allclose(fast, slow, rtol=1e-6, atol=0)
+
+
+def test_densest_run_matches_the_loop() -> None:
+    """The vectorised run picks the loop's run, ties and empty pages too."""
+    rng = np.random.default_rng(1)
+    for n in (1, 2, 3, 10, 50):
+        for _ in range(40):
+            p = rng.choice([0.0, 0.25, 0.5, 0.75, 1.0], size=n)
+            w = rng.choice([0.0, 1.0, 2.0, 7.0], size=n)
+            assert densest_run(p, w) == slow_run(p, w)
+
+
+@pytest.mark.parametrize("anno", PAGES[::3], ids=lambda p: p.stem)
+def test_first_columns_as_the_pages_pickle_stores_them(cleaner: Cleaner, anno) -> None:
+    """The first pass's columns from result.columns equal second_pass_pages'
+    reading of the feature dicts (every column but class-words)."""
+    result = cleaner.clean(read_input(load_annotation(str(anno)).source))
+    rows = result.columns.dicts()
+    names = sorted({k for r in rows for k in r if k != "class-words"})
+    stored = np.array([[_number(r.get(k, "nan")) for k in names] for r in rows], dtype=np.float32)
+    got = first_columns(result.columns, names + ["no-such-feature"])
+    np.testing.assert_array_equal(got[:, :-1], stored)
+    assert np.isnan(got[:, -1]).all()
