@@ -214,6 +214,7 @@ class _WeightTable:
 
     def clear(self) -> None:
         self.index: dict = {}
+        self.items: dict = {}  # column -> {bag item: row}, beside `index`
         self.vectors = np.zeros((1024, self.width))
         self.size = 1
 
@@ -245,21 +246,23 @@ class _WeightTable:
         0 for a bag of no known item. Summed all at once: one by one, a
         page's new bags cost more than the rest of its tagging."""
         index = self.index
-        owner, items = [], []
-        for b, bag in enumerate(bags):
-            for item in bag.split():
-                number = index.get((column, item))
-                if number is None:
-                    number = self.row(column, memo, item)
-                if number:
-                    owner.append(b)
-                    items.append(number)
+        # Each item's row by the item alone (a column's own dict): looked up
+        # in C over all the page's items, the items new to it added first.
+        rows_of = self.items.setdefault(column, {})
+        split = [bag.split() for bag in bags]
+        items = [item for parts in split for item in parts]
+        for item in set(items).difference(rows_of):
+            rows_of[item] = self.row(column, memo, item)
+        numbers = np.fromiter(map(rows_of.__getitem__, items), np.intp, len(items))
+        owner = np.repeat(np.arange(len(bags)), [len(parts) for parts in split])
+        known = numbers != 0
+        owner = owner[known]
         sums = np.zeros((len(bags), self.width))
-        np.add.at(sums, owner, self.vectors[items])  # in order, item by item
+        np.add.at(sums, owner, self.vectors[numbers[known]])  # in order, item by item
         has = np.zeros(len(bags), bool)
         has[owner] = True
         self._room(self.size + int(has.sum()))
-        numbers = []
+        out = []
         for b, bag in enumerate(bags):
             number = 0
             if has[b]:
@@ -267,8 +270,8 @@ class _WeightTable:
                 self.size += 1
                 self.vectors[number] = sums[b]
             index[column, bag] = number
-            numbers.append(number)
-        return numbers
+            out.append(number)
+        return out
 
     def _room(self, rows: int) -> None:
         while rows > len(self.vectors):
