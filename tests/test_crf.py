@@ -5,12 +5,18 @@ Templates are in test_crf_template.py."""
 import json
 from pathlib import Path
 
+import itertools
+
+import numpy as np
 import pycrfsuite
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from victor import features
 from victor.config import load_config
 from victor.crf import expand, load_model, load_template, parse_template, train
+from victor.crf.tagger import viterbi
 from victor.errors import VictorError
 from victor.batch.inputs import read_input
 from victor.reading.page import read_page
@@ -83,6 +89,35 @@ def test_tagging_gives_crfsuites_labels_and_marginals_on_cleaneval_pages(name):
     page = read_page((ROOT / "data" / "cleaneval" / f"{name}.html").read_bytes(), config)
     feature_dicts = features.compute(page, config, None)
     assert same_tagging(model.tag(feature_dicts), crfsuite_tagging(model, feature_dicts))
+
+
+def test_tagging_gives_crfsuites_labels_and_marginals_on_a_long_modern_page():
+    """A WCXB page of many blocks: every round of the tagger's scans."""
+    config = load_config("general")
+    model = load_model(config.model, expected_config=config.name)
+    page = read_page(read_input(str(ROOT / "data" / "wcxb" / "0001.html.gz")), config)
+    feature_dicts = features.compute(page, config, None)
+    assert len(feature_dicts) > 100
+    assert same_tagging(model.tag(feature_dicts), crfsuite_tagging(model, feature_dicts))
+
+
+def _score(path, scores, transition):
+    return scores[0][path[0]] + sum(transition[a][b] + scores[t + 1][b]
+                                    for t, (a, b) in enumerate(zip(path, path[1:])))
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.integers(1, 6).flatmap(lambda n: st.tuples(
+    st.lists(st.lists(st.integers(-3, 3), min_size=3, max_size=3), min_size=n, max_size=n),
+    st.lists(st.lists(st.integers(-3, 3), min_size=3, max_size=3), min_size=3, max_size=3))))
+def test_viterbi_finds_a_best_path_of_all_even_among_ties(chain):
+    """Small integer scores tie often; the path found scores as the best of
+    every label sequence, counted one by one."""
+    scores, transition = chain
+    path = viterbi(np.array(scores, float), np.array(transition, float))
+    best = max(_score(p, scores, transition)
+               for p in itertools.product(range(3), repeat=len(scores)))
+    assert len(path) == len(scores) and _score(path, scores, transition) == best
 
 
 @pytest.mark.parametrize("config_name, page_path", [
