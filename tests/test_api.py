@@ -57,14 +57,15 @@ def _largest_page() -> bytes:
 
 def test_a_result_shows_itself_in_one_short_line_even_for_the_largest_page():
     """Issue 29: the repr of a result repeated the whole tree for every
-    block and hung a REPL for minutes."""
+    block and hung a REPL for minutes. The bound is far above a short
+    line's cost: the collector may run during it (victor/collector.py)."""
     import time
 
     result = Cleaner().clean(_largest_page(), "largest.html")
     start = time.perf_counter()
     shown = repr(result)
     elapsed = time.perf_counter() - start
-    assert len(shown) < 1000 and "\n" not in shown and elapsed < 0.01
+    assert len(shown) < 1000 and "\n" not in shown and elapsed < 1.0
     assert shown.startswith("Result(source='largest.html', ") and f"{len(result.labels)} blocks" in shown
     for part in (result.page, *result.page.blocks[:100]):
         assert len(repr(part)) < 1000 and "\n" not in repr(part)
@@ -98,3 +99,27 @@ def test_a_result_of_a_deeply_nested_page_pickles():
     deepest = back.page.blocks[-1].containers
     assert len(deepest) > 200
     assert all(inner in outer.children for outer, inner in zip(deepest, deepest[1:]))
+
+
+def test_cleaning_leaves_the_garbage_collector_as_it_found_it():
+    """Cleaning pauses Python's cyclic collector (victor/collector.py); the
+    caller's process gets it back as it was, on, or off if the caller
+    turned it off, and after a page that fails as after one that cleans."""
+    import gc
+
+    import pytest
+
+    from victor.errors import VictorError
+
+    cleaner = Cleaner("cleaneval")
+    page = (DATA / "23.html").read_bytes()
+    was = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            cleaner.clean(page).render("markdown")
+            with pytest.raises(VictorError):
+                cleaner.clean(b"<html><body></body></html>")
+            assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()

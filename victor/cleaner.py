@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from victor import crf, decoding, features, output
+from victor.collector import paused
 from victor.output import Rendering
 from victor.decoding.calibration import content_probabilities
 from victor.columns import Columns
@@ -91,6 +92,7 @@ class Result:
         return [b.text for b in self.page.blocks]
 
     @cached_property
+    @paused
     def tree(self) -> Element:
         """The kept part of the page's tree (victor/output/tree.py), which
         the text, markdown, html and cleaneval formats are rendered from."""
@@ -131,6 +133,7 @@ class Result:
     def table(self) -> str:
         return features.table(self.page, self.features)
 
+    @paused
     def render(self, fmt: str, options: output.Rendering = output.Rendering()) -> str:
         """The output named by `victor clean --format` (output.FORMATS);
         `options` leave links, images or tables out of markdown and html."""
@@ -185,10 +188,12 @@ class Cleaner:
         """A Cleaner of a trained model file and nothing else."""
         return cls(None, model, threshold, language, favor)
 
+    @paused
     def read(self, data: bytes | str, source: str = "-", url: str = "",
              encoding: str | None = None) -> Page:
         return read_page(data, self.config, source, encoding, url)
 
+    @paused
     def clean(self, data: bytes | str, source: str = "-", url: str = "",
               encoding: str | None = None) -> Result:
         """`data` is the page as bytes (of any encoding, detected) or as
@@ -224,6 +229,7 @@ class Cleaner:
             raise OtherLanguage(f"{source}: text in {result.language or 'no language told'}, "
                                 f"not {','.join(self.languages)}")
 
+    @paused
     def label(self, page: Page) -> Result:
         columns = features.columns(page, self.config, self.lm, self.selected)
         scores = self.model.column_scores(columns)

@@ -1,0 +1,34 @@
+"""Python's cyclic garbage collector, paused while a page is cleaned.
+
+Cleaning a page allocates tens of thousands of containers (its tree, its
+blocks, their features, the kept tree) that live until the page is done
+and form no reference cycles, so reference counting frees every one of
+them. The cyclic collector still walks them again and again as they age
+through its generations: 1.9 ms of a page's 27 on 200 WCXB pages, as
+`gc.callbacks` timed it, and 0.04 ms with the collector paused while each
+page was cleaned and rendered. It runs again between pages, so garbage
+that does form cycles is collected as before.
+"""
+
+from __future__ import annotations
+
+import gc
+from functools import wraps
+from typing import Callable, TypeVar
+
+F = TypeVar("F", bound=Callable)
+
+
+def paused(function: F) -> F:
+    """`function` run with the collector paused, and the collector left as
+    it was found: a caller that paused it itself finds it paused still."""
+    @wraps(function)
+    def run(*args, **kwargs):
+        if not gc.isenabled():
+            return function(*args, **kwargs)
+        gc.disable()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            gc.enable()
+    return run  # type: ignore[return-value]
