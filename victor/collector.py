@@ -4,10 +4,10 @@ Cleaning a page allocates tens of thousands of containers (its tree, its
 blocks, their features, the kept tree) that live until the page is done
 and form no reference cycles, so reference counting frees every one of
 them. The cyclic collector still walks them again and again as they age
-through its generations: 1.9 ms of a page's 27 on 200 WCXB pages, as
-`gc.callbacks` timed it, and 0.04 ms with the collector paused while each
-page was cleaned and rendered. It runs again between pages, so garbage
-that does form cycles is collected as before.
+through its generations, a cost that pausing it while a page is cleaned
+and rendered all but removes (docs/output.md, "What it costs"). It runs
+again between pages, so garbage that does form cycles is collected as
+before.
 """
 
 from __future__ import annotations

@@ -22,32 +22,34 @@ SWALLOWED_SHARE = 0.1
 # Where markup starts: a start or end tag, a comment or a doctype.
 _MARKUP = re.compile(r"<[a-zA-Z]|</[a-zA-Z]|<!")
 _RAW_OPEN = re.compile(rf"<({RAW_TEXT})(?=[\s/>])", re.I)
-# What _maybe_swallowing looks for: comment openings and closings, raw-text
-# start tags (a prefix, as in `<titles`, counts: a yes too many costs only
-# the token scan) and end tags. An end tag counts only with its name whole,
-# as HTML5 reads it: a 2008 news page closed its title with
-# `</titlevalue="true" -->`, which closes nothing, and the title took the
-# page's 289-word article.
-_MARKERS = re.compile(rf"<!--|-->|<(?:{RAW_TEXT})|</(?:{RAW_TEXT})(?=[\s/>])", re.I)
+# What _maybe_swallowing looks for besides comments: raw-text start tags
+# (a prefix, as in `<titles`, counts: a yes too many costs only the token
+# scan) and end tags. An end tag counts only with its name whole, as HTML5
+# reads it: a 2008 news page closed its title with `</titlevalue="true" -->`,
+# which closes nothing, and the title took the page's 289-word article.
+_RAW_TAG = re.compile(rf"<(/?)({RAW_TEXT})", re.I)
+_NAME_ENDS = frozenset(" \t\n\r\f/>")
 # Elements closed per page at most; each closing needs a scan of the page.
 _MAX_RECOVERIES = 8
 
 
 def _maybe_swallowing(text: str) -> bool:
     """Whether the last raw-text start tag or comment opening comes after
-    every closing of its kind: one scan for those markers keeps the token
-    scan off nearly every page. Where two markers overlap (`<!-->`) the
-    scan sees only the first, which can only answer yes where no would do:
-    the token scan then decides."""
-    last: dict[str, int] = {}
-    for m in _MARKERS.finditer(text):
-        last[m.group().lower()] = m.start()
-    if last.get("<!--", -1) > last.get("-->", -1):
+    every closing of its kind: a quick look keeps the token scan off
+    nearly every page. Comments are found by `rfind`; tags by a pattern
+    that starts with a plain `<`, which the regex engine skips to at
+    memchr's pace, where one pattern of every marker (comments' `-->`
+    among them) was tried at each character of the page. A `-->` inside
+    `<!-->` or `<!--->` counts as the closing that HTML5 reads there."""
+    if text.rfind("<!--") > text.rfind("-->"):
         return True
-    for name in RAW_TEXT.split("|"):
-        if last.get("<" + name, -1) > last.get("</" + name, -1):
-            return True
-    return False
+    last: dict[str, int] = {}
+    for m in _RAW_TAG.finditer(text):
+        closing = m.group(1)
+        if closing and text[m.end():m.end() + 1] not in _NAME_ENDS:
+            continue
+        last[closing + m.group(2).lower()] = m.start()
+    return any(last.get(name, -1) > last.get("/" + name, -1) for name in RAW_TEXT.split("|"))
 
 
 def recover_swallowed(text: str) -> tuple[str, list[str]]:
