@@ -66,7 +66,7 @@ def test_a_failure_shows_when_it_happens_and_ctrl_c_counts_what_is_on_disk(setti
     wait_for_outputs(out, 12)
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=120)
-    assert proc.returncode == 130
+    assert proc.returncode == 130, stderr
     on_disk = len(contents(out))
     assert 12 <= on_disk < 300
     assert f"\n{on_disk} cleaned, 0 already done, 1 failed\n" in f"\n{stderr}"

@@ -230,8 +230,8 @@ def test_a_batch_of_the_corpus_cleans_the_good_and_reports_the_bad(tmp_path, eng
                "png.html": "not an HTML page (PNG image)",
                "script-only.html": NO_TEXT,
                "whitespace.html": NO_TEXT}  # in input order
-    assert proc.returncode == 1
-    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.stderr.splitlines()[-len(refused) - 1:] == [
         f"{len(inputs) - len(refused)} cleaned, 0 already done, {len(refused)} failed"] + [
         f"failed: {HOSTILE / name}: {why}" for name, why in refused.items()]
