@@ -34,6 +34,8 @@ _TAG_BIT = {t: 1 << i for i, t in enumerate(TAGS)}
 _ROLE_BIT = {r: 1 << (len(TAGS) + i) for i, r in enumerate(ROLES)}
 _ITEMPROP_BIT = 1 << (len(TAGS) + len(ROLES))
 _HIDDEN_BIT = _ITEMPROP_BIT << 1
+# The attributes _own_bits reads.
+_ATTRIBUTES = frozenset({"role", "itemprop", "hidden", "aria-hidden", "style"})
 
 
 def _own_bits(el: Element) -> int:
@@ -55,8 +57,12 @@ def _own_bits(el: Element) -> int:
 
 
 def compute(ctx: Context) -> dict[str, list]:
+    """Bits carried down each block's containers, an element's own bits
+    computed once a page; most elements have none of the attributes looked
+    at, and for them the tag alone is looked up."""
     memo: dict[Element, int] = {}
     masks = []
+    tag_bit = _TAG_BIT.get
     for b in ctx.blocks:
         path = b.containers
         k = len(path) - 1
@@ -64,7 +70,7 @@ def compute(ctx: Context) -> dict[str, list]:
             k -= 1
         bits = memo[path[k]] if k >= 0 else 0
         for el in path[k + 1:]:
-            bits |= _own_bits(el)
+            bits |= tag_bit(el.tag, 0) if _ATTRIBUTES.isdisjoint(el.attrs) else _own_bits(el)
             memo[el] = bits
         masks.append(bits)
     bits = np.array(masks, np.int64)
