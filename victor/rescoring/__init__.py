@@ -32,7 +32,8 @@ from victor.decoding import content_label
 from victor.decoding.calibration import content_probabilities
 from victor.errors import VictorError, import_extra
 from victor.labels import OTHER
-from victor.rescoring.features import PAGE_FEATURES, fast_features, first_columns
+from victor.rescoring.features import (FIRST_PREFIX, PAGE_FEATURES, fast_features,
+                                       first_columns)
 from victor.rescoring.settings import SecondPassSettings
 from victor.rescoring.tree import fast_tree
 
@@ -81,11 +82,13 @@ def load(settings: SecondPassSettings) -> SecondPass:
         first_line = str(e).strip().splitlines()[0] if str(e).strip() else "unreadable"
         raise VictorError(f"{path}: not a LightGBM model ({first_line})") from None
     names = booster.feature_name()
-    if tuple(names[:len(PAGE_FEATURES)]) != PAGE_FEATURES:
+    first = names[len(PAGE_FEATURES):]
+    if (tuple(names[:len(PAGE_FEATURES)]) != PAGE_FEATURES
+            or not all(name.startswith(FIRST_PREFIX) for name in first)):
         raise VictorError(f"{path}: its features are not the second pass's page features "
                           "(victor/rescoring/features.py); retrain it")
-    return SecondPass(booster, tuple(names[len(PAGE_FEATURES):]), settings.keep, settings.add,
-                      settings.early_stop)
+    return SecondPass(booster, tuple(name[len(FIRST_PREFIX):] for name in first),
+                      settings.keep, settings.add, settings.early_stop)
 
 
 def matrix(result, first: Sequence[str]) -> np.ndarray:

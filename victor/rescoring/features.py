@@ -33,6 +33,15 @@ PAGE_FEATURES = (
 )
 
 COL = {name: i for i, name in enumerate(PAGE_FEATURES)}
+# The first pass's columns are named so in the trees' model, after
+# PAGE_FEATURES: both have a `position`.
+FIRST_PREFIX = "crf."
+
+
+def feature_names(first) -> list[str]:
+    """The trees' feature names: PAGE_FEATURES, then the first pass's
+    columns `first` under FIRST_PREFIX."""
+    return list(PAGE_FEATURES) + [FIRST_PREFIX + name for name in first]
 
 
 def densest_run(p: np.ndarray, w: np.ndarray) -> tuple[int, int]:

@@ -1,0 +1,136 @@
+"""Training the second pass (victor/rescoring/) from a saved benchmark run.
+
+The trees must learn from first-pass probabilities like the ones they will
+see: those of pages the CRF had not been trained on. A benchmark run
+(`python3 -m benchmarks.quality --no-transfer --save-run RUN.json`) holds
+them: each page's content probabilities and decoded labels from the model
+of the 5 site folds that did not see it. Each page is read again here as
+the cleaner reads it (its blocks, the first pass's feature columns), and
+must line up with the run block for block (the run's gold labels equal).
+
+One booster over every page, with the research winner's settings
+(docs/second-pass.md: 100 rounds, 31 leaves, learning rate 0.15, blocks
+weighted by their words; the rest as research/second_pass.py's PARAMS),
+written as a LightGBM text model with a JSON note beside it of what it was
+trained from.
+
+Known skew, kept from the research: the run's labels are those after
+`whole_units` and `whole_lists`, while the cleaner feeds the trees its
+labels after `decoding.decode` alone (the `first.content` column).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from victor import features
+from victor.annotation import load_training_page
+from victor.config import Config
+from victor.errors import VictorError, import_extra, read_utf8
+from victor.labels import OTHER
+from victor.rescoring.features import fast_features, feature_names, first_columns
+from victor.rescoring.tree import fast_tree
+
+ROUNDS = 100
+PARAMS = dict(objective="binary", learning_rate=0.15, num_leaves=31, min_data_in_leaf=200,
+              feature_fraction=0.7, bagging_fraction=0.7, bagging_freq=1, lambda_l2=1.0,
+              verbose=-1, seed=0)
+# The first pass's feature columns the trees do not read: a bag of class
+# words is no number (research/second_pass_pages.py left it out too).
+LEFT_OUT = frozenset({"class-words"})
+
+
+@dataclass
+class RunPage:
+    """One page of the run as the second pass trains on it."""
+
+    name: str
+    page_features: np.ndarray  # PAGE_FEATURES, a row a block
+    columns: object            # the first pass's Columns
+    content: np.ndarray        # gold: any label but o
+    words: np.ndarray          # each block's words, its weight
+
+
+def read_run(path: str | Path, config: str) -> dict[str, dict[str, list]]:
+    """The run's `config` part, keyed by the annotation's folder and name
+    (`wcxb/0001.anno`): a run records the paths of the clone it ran in."""
+    try:
+        run = json.loads(read_utf8(path, "saved benchmark run"))[config]
+    except ValueError as e:
+        raise VictorError(f"{path}: not a saved benchmark run ({e})") from None
+    except (KeyError, TypeError):
+        raise VictorError(f"{path}: no first pass of config {config!r} in this run") from None
+    out: dict[str, dict[str, list]] = {}
+    for anno in run["content"]:
+        out[_key(anno)] = {k: run[k][anno] for k in ("content", "labels", "truth")}
+    return out
+
+
+def _key(anno: str | Path) -> str:
+    p = Path(anno)
+    return f"{p.parent.name}/{p.name}"
+
+
+def run_page(anno: str, saved: dict[str, list], config: Config,
+             selected: Sequence[str]) -> RunPage:
+    """A page read as the cleaner reads it, with the run's first pass."""
+    page, truth = load_training_page(anno, config)
+    if truth != saved["truth"]:
+        raise VictorError(f"{anno}: its blocks do not line up with the run's "
+                          f"({len(truth)} blocks here, {len(saved['truth'])} there)")
+    texts = [b.text for b in page.blocks]
+    words = np.fromiter(map(len, map(str.split, texts)), dtype=np.float64, count=len(texts))
+    own = fast_features(fast_tree(page.blocks), texts,
+                        np.asarray(saved["content"], dtype=np.float64), saved["labels"], words)
+    return RunPage(anno, own, features.columns(page, config, None, selected),
+                   np.array([lab != OTHER for lab in truth], dtype=np.float32),
+                   np.maximum(words, 1).astype(np.float32))
+
+
+def first_names(pages: Sequence[RunPage]) -> list[str]:
+    """The first pass's columns the trees read: every column any page has,
+    but LEFT_OUT, sorted (research/second_pass.py's order)."""
+    return sorted({n for pg in pages for n in pg.columns.names} - LEFT_OUT)
+
+
+def train_second_pass(annos: Sequence[str], run_path: str | Path, config: Config,
+                      output: Path, rounds: int = ROUNDS, threads: int = 1) -> dict:
+    """Trains the booster on the `annos` pages of the saved run and writes
+    it to `output` (a LightGBM text model) and its note to `output`.json;
+    returns the note."""
+    lightgbm = import_extra("lightgbm", "second-pass", "training the second pass")
+    started = time.perf_counter()
+    run = read_run(run_path, config.name)
+    missing = [a for a in annos if _key(a) not in run]
+    if missing:
+        raise VictorError(f"{missing[0]}: not in the run {run_path} "
+                          f"({len(missing)} of {len(annos)} pages are not)")
+    selected = features.select_features(config, ())
+    pages = [run_page(a, run[_key(a)], config, selected) for a in annos]
+    names = first_names(pages)
+    X = np.vstack([np.hstack([pg.page_features, first_columns(pg.columns, names)])
+                   for pg in pages])
+    read = time.perf_counter() - started
+    print(f"{len(pages)} pages, {len(X)} blocks, {X.shape[1]} features in {read:.0f} s",
+          file=sys.stderr)
+    data = lightgbm.Dataset(X, np.concatenate([pg.content for pg in pages]),
+                            weight=np.concatenate([pg.words for pg in pages]),
+                            feature_name=feature_names(names), free_raw_data=True)
+    booster = lightgbm.train({**PARAMS, "num_threads": threads}, data, rounds)
+    booster.save_model(str(output))
+    note = {"first_pass_config": config.name, "run": str(run_path),
+            "run_sha256": hashlib.sha256(Path(run_path).read_bytes()).hexdigest(),
+            "pages": len(pages), "blocks": int(len(X)), "rounds": rounds,
+            "params": PARAMS, "weight": "words", "features": feature_names(names),
+            "seconds": round(time.perf_counter() - started, 1)}
+    output.with_name(output.name + ".json").write_text(json.dumps(note, indent=1) + "\n",
+                                                       encoding="utf-8")
+    return note
