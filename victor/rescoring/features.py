@@ -180,16 +180,14 @@ def first_columns(columns, wanted: list[str]) -> np.ndarray:
     """The first pass's feature columns `wanted` as numbers, from the Columns
     the cleaner already holds (result.columns), NaN where the page has no
     such column: what the trees were trained on (each block's label read as
-    a number). Only the labels the page uses are converted, once each: a
-    page's numeric columns share a few hundred distinct labels."""
+    a number). Every label of the labeller is converted, a few hundred: a
+    tenth of a millisecond, less than finding the few a page uses."""
     where = {name: i for i, name in enumerate(columns.numeric)}
     out = np.full((columns.size, len(wanted)), np.nan, dtype=np.float32)
     have = [j for j, name in enumerate(wanted) if name in where]
     if have and columns.size:
-        at = columns.at[:, [where[wanted[j]] for j in have]]
-        used, inverse = np.unique(at, return_inverse=True)
-        numbers = np.array([_number(x) for x in columns.labels[used].tolist()], dtype=np.float32)
-        out[:, have] = numbers[inverse.reshape(at.shape)]
+        numbers = np.array([_number(x) for x in columns.labels.tolist()], dtype=np.float32)
+        out[:, have] = numbers[columns.at[:, [where[wanted[j]] for j in have]]]
     for j, name in enumerate(wanted):
         if name not in where and name in columns.values:
             values = columns.values[name]  # few distinct values a page
