@@ -14,6 +14,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from repo_data import DRAGNET, ROOT, WCXB
@@ -23,7 +24,9 @@ from victor.cleaner import Cleaner
 from victor.config import load_config
 from victor.decoding.calibration import content_probabilities
 from victor.errors import VictorError
+from victor.features import select_features
 from victor.rescoring.features import PAGE_FEATURES
+from victor.training import second_pass
 
 pytest.importorskip("lightgbm")
 
@@ -91,3 +94,22 @@ def test_a_run_whose_blocks_differ_is_refused(run, tmp_path) -> None:
     with pytest.raises(VictorError, match="do not line up with the run's"):
         train_second_pass([str(ANNOS[0])], other, load_config("general"), tmp_path / "m.lgbm")
     assert not (tmp_path / "m.lgbm").exists()
+
+
+def test_cross_fitting_scores_each_fold_with_trees_that_never_saw_it(run) -> None:
+    """benchmarks.quality measures the article config by cross_fitted: a
+    page's probabilities come from trees of the other folds, so a page's own
+    gold cannot move them, and another fold's gold does."""
+    config = load_config("general")
+    saved = second_pass.read_run(run, "general")
+    selected = select_features(config, ())
+    pages = [second_pass.run_page(str(a), saved[f"{a.parent.name}/{a.name}"], config, selected)
+             for a in ANNOS]
+    fold = [0, 1, 0, 1]  # a Dragnet and a WCXB page each
+    q = second_pass.cross_fitted(pages, fold, 4.0, rounds=10)
+    assert [len(x) for x in q] == [len(pg.content) for pg in pages]
+    assert all(((0 <= x) & (x <= 1)).all() for x in q)
+    pages[0].content = 1 - pages[0].content  # fold 0's gold, upside down
+    flipped = second_pass.cross_fitted(pages, fold, 4.0, rounds=10)
+    assert np.array_equal(flipped[0], q[0]) and np.array_equal(flipped[2], q[2])
+    assert not np.array_equal(flipped[1], q[1])

@@ -56,15 +56,19 @@ class SecondPass:
     early_stop: float | None
 
     def predict_options(self) -> dict[str, Any]:
-        """LightGBM's prediction parameters: one thread (a batch runs one
-        cleaner a process), and with a margin, a block whose raw score is
-        already past margin / 2 either way skips the remaining trees (half
-        the trees' time for Dragnet -0.0001 at margin 4, docs/second-pass.md)."""
-        options: dict[str, Any] = {"num_threads": 1}
-        if self.early_stop is not None:
-            options.update(pred_early_stop=True, pred_early_stop_freq=EARLY_STOP_EVERY,
-                           pred_early_stop_margin=self.early_stop)
-        return options
+        return predict_options(self.early_stop)
+
+
+def predict_options(early_stop: float | None) -> dict[str, Any]:
+    """LightGBM's prediction parameters: one thread (a batch runs one
+    cleaner a process), and with a margin, a block whose raw score is
+    already past margin / 2 either way skips the remaining trees (half the
+    trees' time for Dragnet -0.0001 at margin 4, docs/second-pass.md)."""
+    options: dict[str, Any] = {"num_threads": 1}
+    if early_stop is not None:
+        options.update(pred_early_stop=True, pred_early_stop_freq=EARLY_STOP_EVERY,
+                       pred_early_stop_margin=early_stop)
+    return options
 
 
 def load(settings: SecondPassSettings) -> SecondPass:

@@ -36,6 +36,7 @@ from victor.annotation import load_training_page
 from victor.config import Config
 from victor.errors import VictorError, import_extra, read_utf8
 from victor.labels import OTHER
+from victor.rescoring import predict_options
 from victor.rescoring.features import fast_features, feature_names, first_columns
 from victor.rescoring.tree import fast_tree
 
@@ -101,12 +102,27 @@ def first_names(pages: Sequence[RunPage]) -> list[str]:
     return sorted({n for pg in pages for n in pg.columns.names} - LEFT_OUT)
 
 
+def _booster(pages: Sequence[RunPage], names: Sequence[str], rounds: int, threads: int):
+    """One booster over `pages` (the trees' matrix: PAGE_FEATURES, then the
+    first-pass columns `names`), blocks weighted by their words."""
+    lightgbm = import_extra("lightgbm", "second-pass", "training the second pass")
+    X = np.vstack([matrix(pg, names) for pg in pages])
+    data = lightgbm.Dataset(X, np.concatenate([pg.content for pg in pages]),
+                            weight=np.concatenate([pg.words for pg in pages]),
+                            feature_name=feature_names(names), free_raw_data=True)
+    return lightgbm.train({**PARAMS, "num_threads": threads}, data, rounds), len(X)
+
+
+def matrix(pg: RunPage, names: Sequence[str]) -> np.ndarray:
+    return np.hstack([pg.page_features, first_columns(pg.columns, list(names))])
+
+
 def train_second_pass(annos: Sequence[str], run_path: str | Path, config: Config,
                       output: Path, rounds: int = ROUNDS, threads: int = 1) -> dict:
     """Trains the booster on the `annos` pages of the saved run and writes
     it to `output` (a LightGBM text model) and its note to `output`.json;
     returns the note."""
-    lightgbm = import_extra("lightgbm", "second-pass", "training the second pass")
+    import_extra("lightgbm", "second-pass", "training the second pass")
     started = time.perf_counter()
     run = read_run(run_path, config.name)
     missing = [a for a in annos if _key(a) not in run]
@@ -116,21 +132,34 @@ def train_second_pass(annos: Sequence[str], run_path: str | Path, config: Config
     selected = features.select_features(config, ())
     pages = [run_page(a, run[_key(a)], config, selected) for a in annos]
     names = first_names(pages)
-    X = np.vstack([np.hstack([pg.page_features, first_columns(pg.columns, names)])
-                   for pg in pages])
-    read = time.perf_counter() - started
-    print(f"{len(pages)} pages, {len(X)} blocks, {X.shape[1]} features in {read:.0f} s",
-          file=sys.stderr)
-    data = lightgbm.Dataset(X, np.concatenate([pg.content for pg in pages]),
-                            weight=np.concatenate([pg.words for pg in pages]),
-                            feature_name=feature_names(names), free_raw_data=True)
-    booster = lightgbm.train({**PARAMS, "num_threads": threads}, data, rounds)
+    print(f"{len(pages)} pages read in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    booster, blocks = _booster(pages, names, rounds, threads)
     booster.save_model(str(output))
     note = {"first_pass_config": config.name, "run": str(run_path),
             "run_sha256": hashlib.sha256(Path(run_path).read_bytes()).hexdigest(),
-            "pages": len(pages), "blocks": int(len(X)), "rounds": rounds,
+            "pages": len(pages), "blocks": blocks, "rounds": rounds,
             "params": PARAMS, "weight": "words", "features": feature_names(names),
             "seconds": round(time.perf_counter() - started, 1)}
     output.with_name(output.name + ".json").write_text(json.dumps(note, indent=1) + "\n",
                                                        encoding="utf-8")
     return note
+
+
+def cross_fitted(pages: Sequence[RunPage], fold: Sequence[int], early_stop: float | None,
+                 rounds: int = ROUNDS, threads: int = 1) -> list[np.ndarray]:
+    """Each page's second-pass probabilities from trees trained, as the
+    shipped ones are, on the other folds' pages only: the second pass
+    measured on pages of sites neither pass saw. `fold` is each page's
+    first-pass fold, so that both passes hold out the same sites. (A small
+    leak, as in stacking generally: the first-pass model that scored a
+    training page of fold j was trained on the other folds, the test fold
+    among them.) `early_stop`: the config's prediction early stopping."""
+    names = first_names(pages)
+    out: list[np.ndarray] = [np.zeros(0)] * len(pages)
+    for k in sorted(set(fold)):
+        booster, _ = _booster([pg for pg, f in zip(pages, fold) if f != k], names, rounds,
+                              threads)
+        for i, f in enumerate(fold):
+            if f == k:
+                out[i] = booster.predict(matrix(pages[i], names), **predict_options(early_stop))
+    return out
