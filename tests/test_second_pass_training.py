@@ -113,3 +113,15 @@ def test_cross_fitting_scores_each_fold_with_trees_that_never_saw_it(run) -> Non
     flipped = second_pass.cross_fitted(pages, fold, 4.0, rounds=10)
     assert np.array_equal(flipped[0], q[0]) and np.array_equal(flipped[2], q[2])
     assert not np.array_equal(flipped[1], q[1])
+
+
+def test_learn_cross_validates_a_config_with_its_second_pass() -> None:
+    """`learn --cross-validate` with the article config scores the second
+    pass too, its trees cross-fitted on the same folds: the figures of the
+    config a user cleans with, not of its first pass alone."""
+    proc = learn("--config", "article", "--cross-validate", "2", "--max-iterations", "5",
+                 *map(str, ANNOS))
+    assert proc.returncode == 0, proc.stderr
+    assert "article's second pass applied, its trees cross-fitted on the same folds" in proc.stderr
+    assert proc.stdout.splitlines()[-2].startswith("accuracy=")
+    assert [line.split()[1] for line in proc.stdout.splitlines()[1:3]] == ["2", "2"]

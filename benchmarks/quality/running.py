@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from benchmarks.peers import PEERS
-from victor import decoding, features, output, rescoring
+from victor import output
 from victor.annotation import load_annotation
 from victor.annotation.align import read_gold
 from victor.batch.inputs import read_input
@@ -167,32 +167,17 @@ def second_pass_configs() -> list[Config]:
 
 
 def stacked(first: Run, examples: dict[str, dataset.Example], config: Config) -> Run:
-    """`config`'s run: the first pass's held-out labels decided again by
-    trees cross-fitted on the same site folds (victor.training.second_pass),
-    at the config's bars, then code, tables and lists kept whole as the
-    cleaner does after the second pass. The trees read the run's labels,
-    which are after whole units and lists, where the cleaner's are before
-    (the skew the shipped trees were trained with too)."""
+    """`config`'s run: the first pass's held-out labels decided again by its
+    second pass, trees cross-fitted on the same site folds
+    (victor.training.second_pass.second_pass_labels)."""
     started = time.perf_counter()
-    second = config.second_pass
-    names = list(first.labels)
-    selected = features.select_features(config, ())
-    pages = [second_pass.run_page(a, {"content": first.content[a], "labels": first.labels[a],
-                                      "truth": first.truth[a]}, config, selected)
-             for a in names]
-    q = second_pass.cross_fitted(pages, [first.fold[a] for a in names], second.early_stop)
-    run = replace(first, texts={}, labels={})
-    for a, prob in zip(names, q):
-        e = examples[a]
-        labels = rescoring.relabel(first.labels[a], first.marginals[a], prob,
-                                   second.keep, second.add)
-        labels = decoding.whole(e.texts, labels, first.content[a], e.units, config.unit_share,
-                                e.lists, config.list_share)
-        run.labels[a] = labels
-        run.texts[a] = output.plain_text(e.texts, labels)
-    print(f"{config.name}: second pass cross-fitted on {len(names)} pages in "
+    predictions = [crossval.Prediction(a, first.labels[a], first.content[a], first.paths[a],
+                                       first.marginals[a]) for a in first.labels]
+    labels = second_pass.second_pass_labels(predictions, examples, first.fold, config)
+    texts = {a: output.plain_text(examples[a].texts, labels[a]) for a in labels}
+    print(f"{config.name}: second pass cross-fitted on {len(labels)} pages in "
           f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
-    return run
+    return replace(first, texts=texts, labels=labels)
 
 
 @dataclass

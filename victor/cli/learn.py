@@ -18,7 +18,8 @@ def learn_main(args: argparse.Namespace) -> int:
     """`victor learn` once its arguments are parsed; returns the exit status.
     Training is imported here, so that `victor clean` never loads it."""
     from victor import crf, features, perplexity
-    from victor.training.crossval import calibrate, calibration_report, cross_validate, report
+    from victor.training.crossval import (calibrate, calibration_report, cross_validate, report,
+                                         with_second_pass)
     from victor.training.dataset import annotation_files, load_examples
     from victor.training.fitting import check_model_target, train
 
@@ -46,6 +47,10 @@ def learn_main(args: argparse.Namespace) -> int:
             with tempfile.TemporaryDirectory(prefix="victor-cv-") as workdir:
                 results = cross_validate(examples, config, args.cross_validate, params,
                                          workdir, args.jobs, args.split)
+            if config.second_pass is not None:
+                results = with_second_pass(results, examples, config, args.jobs)
+                print(f"{config.name}'s second pass applied, its trees cross-fitted on the "
+                      "same folds", file=sys.stderr)
             print(report(results))
             print(calibration_report(calibrate(results, examples, args.split)))
             return 0

@@ -27,18 +27,19 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
-from victor import features
+from victor import decoding, features
 from victor.annotation import load_training_page
 from victor.config import Config
 from victor.errors import VictorError, import_extra, read_utf8
 from victor.labels import OTHER
-from victor.rescoring import predict_options
+from victor.rescoring import predict_options, relabel
 from victor.rescoring.features import fast_features, feature_names, first_columns
 from victor.rescoring.tree import fast_tree
+from victor.training.dataset import Example
 
 ROUNDS = 100
 PARAMS = dict(objective="binary", learning_rate=0.15, num_leaves=31, min_data_in_leaf=200,
@@ -162,4 +163,33 @@ def cross_fitted(pages: Sequence[RunPage], fold: Sequence[int], early_stop: floa
         for i, f in enumerate(fold):
             if f == k:
                 out[i] = booster.predict(matrix(pages[i], names), **predict_options(early_stop))
+    return out
+
+
+def second_pass_labels(predictions: Sequence, examples: Mapping[str, Example],
+                       fold: Mapping[str, int], config: Config,
+                       threads: int = 1) -> dict[str, list[str]]:
+    """Each held-out page's labels once `config`'s second pass has decided
+    again: trees cross_fitted on the folds of its first pass, the config's
+    bars (rescoring.relabel), then code, tables and lists kept whole, as the
+    cleaner does after the second pass. `predictions`: the first pass's,
+    each with the page's `name` (its .anno), decoded `labels`, `content`
+    probabilities and `marginals` (victor.training.crossval.Prediction).
+    The trees read labels taken after whole units and lists, where the
+    cleaner's are before: the skew the shipped trees were trained with."""
+    settings = config.second_pass
+    if settings is None:
+        raise VictorError(f"config {config.name} has no second pass")
+    selected = features.select_features(config, ())
+    pages = [run_page(p.name, {"content": p.content, "labels": p.labels,
+                               "truth": examples[p.name].labels}, config, selected)
+             for p in predictions]
+    q = cross_fitted(pages, [fold[p.name] for p in predictions], settings.early_stop,
+                     threads=threads)
+    out = {}
+    for p, prob in zip(predictions, q):
+        e = examples[p.name]
+        labels = relabel(p.labels, p.marginals, prob, settings.keep, settings.add)
+        out[p.name] = decoding.whole(e.texts, labels, p.content, e.units, config.unit_share,
+                                     e.lists, config.list_share)
     return out
