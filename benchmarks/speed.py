@@ -149,6 +149,9 @@ ROWS: dict[str, Callable[[argparse.Namespace], Runner | str]] = {
     "victor-blocks-text": lambda opts: victor_clean(opts, "blocks"),  # the kept blocks joined
     "victor-text": lambda opts: victor_clean(opts, "text"),  # text from the kept tree
     "victor-markdown": lambda opts: victor_clean(opts, "markdown"),  # Markdown from it
+    # The article config: the default config's first pass and the second pass.
+    "victor-article": lambda opts: victor_clean(argparse.Namespace(**{**vars(opts),
+                                                                      "config": "article"})),
     "victor-batch": lambda opts: victor_batch(opts, jobs=1),  # clean.py -j 1 -o DIR
     "victor-clean-j": victor_batch,  # clean.py -j N -o DIR
     **{name: peer(name) for name in PEERS},

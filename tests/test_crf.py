@@ -124,7 +124,7 @@ def test_viterbi_finds_a_best_path_of_all_even_among_ties(chain):
     ("general", "wcxb/0001.html.gz"), ("article", "dragnet/R28.html"), ("cleaneval", "cleaneval/46.html")])
 def test_a_page_scored_from_its_feature_columns_scores_as_from_its_dicts(config_name, page_path):
     config = load_config(config_name)
-    model = load_model(config.model, expected_config=config.name)
+    model = load_model(config.model, expected_config=config.model_config)
     page = read_page(read_input(str(ROOT / "data" / page_path)), config)
     columns = features.columns(page, config, None)
     assert columns.dicts() == features.compute(page, config, None)

@@ -51,9 +51,9 @@ def test_table_has_a_header_and_a_row_a_block(config: Config) -> None:
     lines = table(page, compute(page, config)).splitlines()
     header = lines[0].split("\t")
     # The features the config selects, in the table's order (not
-    # perplexity, nor the article model's).
+    # perplexity, nor the general config's).
     assert header == ["id", *select_features(config)]
-    assert "perplexity" not in header and "size.container" not in header
+    assert "perplexity" not in header and "title.in-title" not in header
     assert len(lines) == 1 + len(SIDEBAR_TEXTS)
     assert [line.split("\t")[0] for line in lines[1:]] == [str(i) for i in range(9)]
     assert all(len(line.split("\t")) == len(header) for line in lines)

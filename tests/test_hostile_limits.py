@@ -56,7 +56,10 @@ def timed(cleaner: Cleaner, data: bytes):
 def test_a_huge_page_is_cleaned_within_the_time_limit(cleaner):
     result = timed(cleaner, large.big_page(20 // SCALE))
     assert len(result.page.blocks) > 8000 // SCALE
-    assert "Latest Amelia Earhart search falls short" in result.text()
+    # The first story's opening paragraph (the article config's second pass
+    # may drop its headline: on this page of many stories, others are the
+    # main run).
+    assert "(AP) HONOLULU - A $2.2 million expedition" in result.text()
 
 
 def test_a_5_mb_text_node_is_one_block(cleaner):

@@ -1,4 +1,5 @@
-"""research/second_pass_fast.py must give the second pass exactly what the
+"""The second pass's features (victor/rescoring/, imported by
+research/second_pass_fast.py) must give the second pass exactly what the
 slow research code gives it (the trees were fitted and scored on
 page_features' matrix), on real pages of the repo's own data/: a page of
 each collection and of several WCXB page types, with the general config's
@@ -11,11 +12,15 @@ import pytest
 
 from repo_data import CLEANEVAL, DRAGNET, WCXB
 from research.second_pass_fast import densest_run, fast_features, fast_tree, first_columns
+from research.second_pass_features import PAGE_FEATURES as SLOW_FEATURES
 from research.second_pass_features import densest_run as slow_run, page_features
 from research.second_pass_pages import _number, tree_info
 from victor.annotation import load_annotation
 from victor.batch.inputs import read_input
+from victor import rescoring
 from victor.cleaner import Cleaner
+from victor.decoding.calibration import content_probabilities
+from victor.rescoring.features import PAGE_FEATURES
 
 # WCXB: the first page of each page type (article, service, listing,
 # product, documentation, forum, collection).
@@ -80,3 +85,29 @@ def test_first_columns_as_the_pages_pickle_stores_them(cleaner: Cleaner, anno) -
     got = first_columns(result.columns, names + ["no-such-feature"])
     np.testing.assert_array_equal(got[:, :-1], stored)
     assert np.isnan(got[:, -1]).all()
+
+
+def test_the_package_computes_the_features_research_named() -> None:
+    """The runtime stage's columns are research's, in research's order: the
+    trees are fed by position."""
+    assert PAGE_FEATURES == tuple(SLOW_FEATURES)
+
+
+@pytest.mark.parametrize("anno", PAGES[::3], ids=lambda p: p.stem)
+def test_the_stage_matrix_is_researchs(cleaner: Cleaner, anno) -> None:
+    """What victor/rescoring feeds the trees for a cleaned page is what the
+    research fitted them on: page_features of the CRF's uncalibrated content
+    probabilities and the decoded labels, then the first pass's columns as
+    second_pass_pages stored them."""
+    result = cleaner.clean(read_input(load_annotation(str(anno)).source))
+    blocks, labels = result.page.blocks, list(result.labels)
+    p = np.array(content_probabilities(result.marginals), dtype=np.float64)
+    rows = result.columns.dicts()
+    names = sorted({k for r in rows for k in r if k != "class-words"})
+    stored = np.array([[_number(r.get(k, "nan")) for k in names] for r in rows], dtype=np.float32)
+    slow = np.hstack([page_features({"texts": [b.text for b in blocks], **tree_info(blocks)},
+                                    p, labels), stored])
+    got = rescoring.matrix(result, names)
+    assert got.shape == slow.shape == (len(blocks), len(PAGE_FEATURES) + len(names))
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(slow))
+    np.testing.assert_allclose(got, slow, rtol=1e-6, atol=0)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from victor import crf, decoding, features, output
+from victor import crf, decoding, features, output, rescoring
 from victor.collector import paused
 from victor.output import Rendering
 from victor.decoding.calibration import content_probabilities
@@ -171,12 +171,15 @@ class Cleaner:
             self.config = (config if isinstance(config, Config)
                            else load_config(config or DEFAULT_CONFIG))
             self.model = crf.load_model(model or self.config.model,
-                                        expected_config=self.config.name,
+                                        expected_config=self.config.model_config,
                                         expected_settings=settings(self.config))
         # What the model was trained without (learn --disable) stays out.
         self.selected = features.select_features(self.config,
                                                  self.model.metadata.get("disabled", []))
         self.lm = _language_model(self.config, self.selected)
+        # The config's second pass (victor/rescoring/), its trees loaded once.
+        self.second_pass = (rescoring.load(self.config.second_pass)
+                            if self.config.second_pass is not None else None)
         self.threshold = threshold
         self.favor = favor
         self.languages = parse_languages(language) if language else ()
@@ -237,6 +240,11 @@ class Cleaner:
         result = Result(page, labels, columns, scores, self.model)
         result.labels, result.fallback = decoding.decode(
             labels, result.marginals, self.config.keep_above, self.config.floor_share)
+        if self.second_pass is not None:
+            second = self.second_pass
+            result.labels = rescoring.relabel(result.labels, result.marginals,
+                                              rescoring.probabilities(result, second),
+                                              second.keep, second.add)
         if self.favor is not None:
             result.labels = decoding.favored(result.labels, result.marginals, result.content,
                                              self.favor)

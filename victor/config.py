@@ -29,6 +29,7 @@ import yaml
 
 from victor.crf.params import check_params
 from victor.errors import VictorError
+from victor.rescoring import settings as second_pass_settings
 
 # The config used when none is named: by the commands, the API and the
 # scripts.
@@ -79,6 +80,12 @@ class Config:
     # victor.decoding.whole_lists: a list's dropped items come back when its
     # content probability reaches this; None leaves lists to the labels.
     list_share: float | None = None
+    # victor/rescoring/: trees that decide again after decoding; None: none.
+    second_pass: second_pass_settings.SecondPassSettings | None = None
+    # The config the model was trained for (victor.crf.load_model checks
+    # it): the config's own name, or the shipped config whose model it
+    # borrows by bare name (`model: general`).
+    model_config: str = ""
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
@@ -99,6 +106,7 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "floor-share": ((int, float), "a share between 0 and 1"),
     "unit-share": ((int, float, type(None)), "a probability between 0 and 1, or null"),
     "list-share": ((int, float, type(None)), "a probability between 0 and 1, or null"),
+    "second-pass": ((dict, type(None)), "a mapping with model, keep, add and early-stop, or null"),
 }
 _REQUIRED = ("tag-delete", "crf-features")
 
@@ -234,6 +242,11 @@ def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
     template_path = _locate(raw.get("template", path.stem), path, TEMPLATE_DIR, ".tpl")
     model_path = _locate(raw.get("model", path.stem), path, MODEL_DIR, ".crfsuite")
     lm = raw.get("perplexity-model")
+    second = raw.get("second-pass")
+    if second is not None:
+        second = second_pass_settings.checked(second, path, lambda v: _locate(
+            v, path, MODEL_DIR, second_pass_settings.MODEL_SUFFIX))
+    model_name = raw.get("model", path.stem)
     return Config(
         name=path.stem,
         path=path,
@@ -252,6 +265,9 @@ def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
         floor_share=float(floor_share),
         unit_share=shares["unit-share"],
         list_share=shares["list-share"],
+        second_pass=second,
+        model_config=(model_name.removesuffix(".crfsuite") if "/" not in model_name
+                      else path.stem),
         raw=raw,
     )
 

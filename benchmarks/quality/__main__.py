@@ -7,7 +7,9 @@ set, 60% of Dragnet, WCXB's development split):
 
 - Victor by 5-fold cross-validation with folds grouped by web site
   (victor.training.folds): the default config trained on all three collections, the
-  `cleaneval` config on CleanEval, the `article` config on Dragnet;
+  `cleaneval` config on CleanEval; the `article` config (the default config's
+  first pass and a second pass) from the default config's folds, its trees
+  cross-fitted on the same folds (victor.training.second_pass);
 - trafilatura with comments off and on, readability-lxml, resiliparse,
   jusText, and keeping every block, on the same pages.
 
@@ -111,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     print(threshold_table(pages, default, fitted["all"]) + "\n")
     for name, run in cv.items():
         config = load_config(name)
+        if config.second_pass is not None:
+            continue  # its first pass is the default config's, decoded below
         print(f"The {name} config's held-out predictions decoded with other settings "
               f"(victor/decoding/; it has keep-above {config.keep_above}, floor-share "
               f"{config.floor_share}):\n")

@@ -18,12 +18,15 @@ def learn_main(args: argparse.Namespace) -> int:
     """`victor learn` once its arguments are parsed; returns the exit status.
     Training is imported here, so that `victor clean` never loads it."""
     from victor import crf, features, perplexity
-    from victor.training.crossval import calibrate, calibration_report, cross_validate, report
+    from victor.training.crossval import (calibrate, calibration_report, cross_validate, report,
+                                         with_second_pass)
     from victor.training.dataset import annotation_files, load_examples
     from victor.training.fitting import check_model_target, train
 
     try:
         config = load_config(args.config)
+        if args.second_pass:
+            return _second_pass(args, config)
         params = dict(config.crf)
         for key, value in (("c1", args.c1), ("c2", args.c2), ("max-iterations", args.max_iterations),
                            ("far-other-share", args.far_other_share),
@@ -44,6 +47,10 @@ def learn_main(args: argparse.Namespace) -> int:
             with tempfile.TemporaryDirectory(prefix="victor-cv-") as workdir:
                 results = cross_validate(examples, config, args.cross_validate, params,
                                          workdir, args.jobs, args.split)
+            if config.second_pass is not None:
+                results = with_second_pass(results, examples, config, args.jobs)
+                print(f"{config.name}'s second pass applied, its trees cross-fitted on the "
+                      "same folds", file=sys.stderr)
             print(report(results))
             print(calibration_report(calibrate(results, examples, args.split)))
             return 0
@@ -64,6 +71,24 @@ def learn_main(args: argparse.Namespace) -> int:
         return 0
     except VictorError as e:
         return fail(str(e), args.debug)
+
+
+def _second_pass(args: argparse.Namespace, config) -> int:
+    """`victor learn --second-pass RUN.json`: the trees of victor/rescoring/
+    over the run's first pass of `--config` (victor/training/second_pass.py)."""
+    from victor.training.dataset import annotation_files
+    from victor.training.fitting import check_model_target
+    from victor.training.second_pass import train_second_pass
+
+    if not args.output:
+        raise VictorError("--second-pass: name the model file to write with -o FILE.lgbm")
+    model_path = Path(args.output)
+    check_model_target(model_path, args.overwrite, args.replace_shipped_model)
+    note = train_second_pass(list(annotation_files(args.files)), args.second_pass, config,
+                             model_path, threads=args.jobs)
+    print(f"wrote {model_path}: {note['pages']} pages, {note['blocks']} blocks, "
+          f"{note['rounds']} rounds in {note['seconds']:.0f} s", file=sys.stderr)
+    return 0
 
 
 class _Progress:
@@ -106,5 +131,10 @@ def _learn_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--min-sites", type=int, metavar="N",
                     help="train only on feature values (class words...) that N training sites "
                          "or more show (default: from the config)")
-    ap.add_argument("-j", "--jobs", type=int, default=1, help="processes for cross-validation folds")
+    ap.add_argument("--second-pass", metavar="RUN.json",
+                    help="train the second pass (victor/rescoring/) instead of the CRF, from "
+                         "this saved benchmark run's first pass of --config (benchmarks.quality "
+                         "--save-run), on FILES; -o names the .lgbm model to write")
+    ap.add_argument("-j", "--jobs", type=int, default=1,
+                    help="processes for cross-validation folds (threads for --second-pass)")
     ap.add_argument("--debug", action="store_true", help="show tracebacks")

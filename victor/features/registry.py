@@ -11,13 +11,11 @@ from victor.features.families import (
     chars,
     class_words,
     container,
-    density,
     depth,
     document,
     duplicate,
     groups,
     link_density,
-    main_group,
     nearest_text,
     path,
     perplexity,
@@ -25,7 +23,6 @@ from victor.features.families import (
     regexp,
     semantic,
     sentence,
-    size,
     split,
     structured,
     title,
@@ -36,7 +33,7 @@ from victor.features.families import (
 # In table order: markup, content, document; the features beyond the thesis last.
 FAMILIES = (container, split, chars, tokens, sentence, duplicate, regexp, bullet, groups,
             position, document, class_words, link_density, depth, perplexity,
-            density, size, main_group, title, path, words_before, nearest_text,
+            title, path, words_before, nearest_text,
             semantic, candidate, structured)
 
 KINDS = MappingProxyType({n: k for fam in FAMILIES for n, k in fam.FEATURES.items()})

@@ -25,6 +25,7 @@ from victor.training import evaluate
 from victor.training.dataset import Example
 from victor.training.fitting import fit
 from victor.training.folds import page_folds, site_folds
+from victor.training.second_pass import second_pass_labels
 
 
 @dataclass
@@ -130,8 +131,7 @@ def score_fold(fold: int, estimator: crf.CRF, test_set: Sequence[Example],
     """A fitted CRF's figures on pages it has not seen, decoded as the
     Cleaner decodes them (victor.decoding: the config's `keep-above`,
     `floor-share`, `unit-share` and `list-share`)."""
-    predicted, truth, predictions = [], [], []
-    words = shingles = evaluate.Overlap(0, 0, 0)
+    predictions = []
     pages = [e.features for e in test_set]
     for e, path, marginals in zip(test_set, estimator.predict(pages),
                                   estimator.predict_marginals(pages)):
@@ -140,13 +140,36 @@ def score_fold(fold: int, estimator: crf.CRF, test_set: Sequence[Example],
         labels = decoding.whole(e.texts, labels, content, e.units, config.unit_share,
                                 e.lists, config.list_share)
         predictions.append(Prediction(e.name, labels, content, path, marginals))
-        predicted.extend(labels)
+    return scored(fold, test_set, predictions)
+
+
+def scored(fold: int, test_set: Sequence[Example], predictions: list[Prediction]) -> FoldResult:
+    """A fold's figures from its pages' predicted labels."""
+    predicted, truth = [], []
+    words = shingles = evaluate.Overlap(0, 0, 0)
+    for e, p in zip(test_set, predictions):
+        predicted.extend(p.labels)
         truth.extend(e.labels)
-        score = evaluate.score_page(e.name, output.plain_text(e.texts, labels), e.gold)
+        score = evaluate.score_page(e.name, output.plain_text(e.texts, p.labels), e.gold)
         words += score.words
         shingles += score.shingles
     return FoldResult(fold, len(test_set), len(truth), evaluate.label_accuracy(predicted, truth),
                       evaluate.content_accuracy(predicted, truth), words, shingles, predictions)
+
+
+def with_second_pass(results: list[FoldResult], examples: Sequence[Example],
+                     config: Config, threads: int = 1) -> list[FoldResult]:
+    """The folds again with `config`'s second pass: trees cross-fitted on
+    the same folds decide each held-out page again
+    (victor.training.second_pass.second_pass_labels), so that neither pass
+    saw the sites it is scored on."""
+    by_name = {e.name: e for e in examples}
+    fold = {p.name: r.fold for r in results for p in r.predictions}
+    labels = second_pass_labels([p for r in results for p in r.predictions], by_name, fold,
+                                config, threads)
+    return [scored(r.fold, [by_name[p.name] for p in r.predictions],
+                   [replace(p, labels=labels[p.name]) for p in r.predictions])
+            for r in results]
 
 
 def fold_tasks(examples: list[Example], k: int,

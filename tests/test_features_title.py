@@ -1,6 +1,5 @@
-"""The article extras (docs/article.md) on a real news page, worked out by
-hand: text density, box sizes, the place relative to the main div group,
-and words shared with the <title>.
+"""The title family (docs/features.md) on a real news page, worked out by
+hand: the words a block shares with the page's <title>.
 
 The snippet is dragnet-train/html/100.html: its <title> (line 1), and from
 line 446 the date line, the tools, the headline, the photo caption, the
@@ -40,14 +39,14 @@ STORY = ("<title>Latest Amelia Earhart search falls short - CBS News</title>\n"
  <p>	</p>\
  <p><a href="http://www.cbsnews.com/8301-201_162-57465849/expedition-to-find-amelia-earhart-begins-in-honolulu/" >Expedition to find Amelia Earhart begins in Honolulu</a><br><a href="http://www.cbsnews.com/video/watch/?id=5394306n&tag=mncol;lst;3" >Watch: The Lost Journey Of Amelia Earhart</a><br></p></div>""")
 
-NEW = ("text-density", "size", "main-group", "title")
+NEW = ("title",)
 
 
 @pytest.fixture(scope="module")
 def exact(tmp_path_factory: pytest.TempPathFactory) -> Config:
-    """article.yaml (which selects every new family), counts kept whole and shares
+    """general.yaml (which selects the title family), counts kept whole and shares
     in hundredths, so that an expected value reads as counted."""
-    raw = yaml.safe_load((CONFIG_DIR / "article.yaml").read_text())
+    raw = yaml.safe_load((CONFIG_DIR / "general.yaml").read_text())
     raw["values"] = {n: list(range(1001)) for n, k in KINDS.items() if k == COUNT}
     raw["scales"] = {n: 100 for n, k in KINDS.items() if k == RATIO}
     path = tmp_path_factory.mktemp("configs") / "exact.yaml"
@@ -61,53 +60,15 @@ def story(config: Config) -> dict[str, dict[str, str]]:
     return {" ".join(b.text.split()[:3]): feats for b, feats in zip(page.blocks, compute(page, config))}
 
 
-def test_the_test_config_selects_the_new_families(exact: Config) -> None:
+def test_the_test_config_selects_the_family(exact: Config) -> None:
     selected = select_features(exact)
     for family in NEW:
         assert any(n.startswith(family + ".") for n in selected)
 
 
-def test_the_new_families_are_off_unless_a_config_turns_them_on() -> None:
+def test_the_family_is_off_unless_a_config_turns_it_on() -> None:
     cleaneval = load_config("cleaneval")
     assert not any(n.startswith(tuple(f + "." for f in NEW)) for n in select_features(cleaneval))
-
-
-def test_text_density_is_words_per_line_of_80_characters(exact: Config) -> None:
-    got = story(exact)
-    # 38 words in 226 characters: 2.8 lines, 13.5 words a line.
-    assert got["(AP) HONOLULU -"]["text-density.block"] == "13"
-    # Shorter than a line: the word count.
-    assert got["July 24, 2012"]["text-density.block"] == "6"  # July 24 2012 12 11 AM
-    assert got["Expedition to find"]["text-density.block"] == "8"
-    # The links' <p> holds 15 words in 52 + 41 characters: 12.9 a line.
-    assert got["Expedition to find"]["text-density.container"] == "12"
-    assert got["Watch: The Lost"]["text-density.container"] == "12"
-
-
-def test_size_counts_the_words_of_the_box_and_of_the_boxes_beside_it(exact: Config) -> None:
-    got = story(exact)
-    sizes = {k: (f["size.before"], f["size.container"], f["size.after"]) for k, f in got.items()}
-    assert sizes == {
-        "July 24, 2012": ("0", "6", "1"),  # first on the page; then the <li> of Print
-        "Print": ("6", "1", "1"),
-        "Text": ("1", "1", "6"),  # the <li> of Print; the <h1>
-        "Latest Amelia Earhart": ("1", "6", "41"),  # the photo caption's <p> after it
-        "This undated file": ("6", "41", "38"),
-        "(AP) HONOLULU -": ("41", "38", "44"),
-        "But the group": ("38", "44", "15"),
-        # Both links share one <p> of 15 words, the last box of the page.
-        "Expedition to find": ("44", "15", "0"),
-        "Watch: The Lost": ("44", "15", "0"),
-    }
-
-
-def test_main_group_is_the_div_with_the_most_words_outside_links(exact: Config) -> None:
-    got = story(exact)
-    # div.storyText holds the two paragraphs: 82 words outside links.
-    assert [f["main-group.div"] for f in got.values()] == [
-        "before", "before", "before", "before", "before", "in", "in", "in", "in"]
-    # No <td> at all: every block is in the one group outside any.
-    assert {f["main-group.td"] for f in got.values()} == {"in"}
 
 
 def test_title_words_find_the_headline(exact: Config) -> None:

@@ -1,0 +1,83 @@
+"""A config's `second-pass:` key (victor/rescoring/settings.py): read once
+with the config, refused in one line naming the config file when a value is
+wrong, and LightGBM needed only by a config that uses it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from repo_data import ROOT
+from victor.config import MODEL_DIR, load_config
+from victor.errors import VictorError
+
+# A config of the user's: the general config's features and model, with a
+# second pass whose settings the tests vary.
+HEAD = "base: general\ntemplate: general\nmodel: general\n"
+GOOD = "second-pass:\n  model: general-second-pass\n  keep: 0.35\n  add: 0.3\n  early-stop: 4\n"
+
+
+def written(tmp_path, text: str):
+    path = tmp_path / "mine.yaml"
+    path.write_text(HEAD + text, encoding="utf-8")
+    return path
+
+
+def test_the_key_is_read_with_the_config(tmp_path) -> None:
+    second = load_config(written(tmp_path, GOOD)).second_pass
+    assert second is not None
+    assert (second.model, second.keep, second.add, second.early_stop) == (
+        MODEL_DIR / "general-second-pass.lgbm", 0.35, 0.3, 4.0)
+
+
+def test_a_config_without_the_key_has_no_second_pass() -> None:
+    assert load_config("general").second_pass is None
+    assert load_config("cleaneval").second_pass is None
+
+
+@pytest.mark.parametrize("text, why", [
+    ("second-pass: [0.35, 0.3]", "must be a mapping with model, keep, add and early-stop, or null, not list"),
+    ("second-pass:\n  model: m\n  keep: 1.5\n  add: 0.3\n", "'keep' must be a probability between 0 and 1"),
+    ("second-pass:\n  model: m\n  keep: 0.35\n  add: yes\n", "'add' must be a probability between 0 and 1"),
+    ("second-pass:\n  keep: 0.35\n  add: 0.3\n", "'model' must be a second-pass model's name or path"),
+    ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  early-stop: -4\n",
+     "'early-stop' must be a positive margin (LightGBM's pred_early_stop_margin), or null for every tree"),
+    ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  rounds: 100\n",
+     "unknown key 'rounds'; known keys: model, keep, add, early-stop"),
+])
+def test_a_bad_value_is_refused_in_one_line_naming_the_file(tmp_path, text: str, why: str) -> None:
+    path = written(tmp_path, text)
+    with pytest.raises(VictorError) as e:
+        load_config(path)
+    assert str(e.value) == f"{path}: key 'second-pass': {why}"
+
+
+def test_without_lightgbm_a_config_that_uses_it_says_which_extra_to_install(tmp_path) -> None:
+    """LightGBM is imported when a config names a second pass, and then
+    only: without it the general config cleans, and a config with the key
+    stops with one line naming the extra."""
+    path = written(tmp_path, GOOD)
+    probe = ("import sys; sys.modules['lightgbm'] = None\n"
+             "from victor.cleaner import Cleaner\n"
+             "from victor.errors import VictorError\n"
+             "print(len(Cleaner('general').clean(open('data/cleaneval/1.html', 'rb').read()).labels) > 0)\n"
+             "try:\n    Cleaner(sys.argv[1])\n"
+             "except VictorError as e:\n    print(e)\n")
+    proc = subprocess.run([sys.executable, "-c", probe, str(path)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.stdout.splitlines() == [
+        "True",
+        "the config's second pass needs lightgbm, which is not installed: install Victor's "
+        "'second-pass' extra (pip install '.[second-pass]' in Victor's clone)"]
+
+
+def test_a_missing_model_file_is_one_line(tmp_path) -> None:
+    pytest.importorskip("lightgbm")
+    from victor.cleaner import Cleaner
+
+    path = written(tmp_path, GOOD.replace("general-second-pass", "./nowhere.lgbm"))
+    with pytest.raises(VictorError) as e:
+        Cleaner(path)
+    assert str(e.value).startswith(f"{tmp_path / 'nowhere.lgbm'}: no such second-pass model")

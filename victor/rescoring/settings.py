@@ -1,0 +1,61 @@
+"""A config's `second-pass:` key, checked once when the config is loaded
+(victor/config.py), so that a bad value stops with one line naming the
+config file rather than a traceback on the first page:
+
+    second-pass:
+      model: general-second-pass   # victor/models/general-second-pass.lgbm, or a path
+      keep: 0.35                   # a kept block stays at this probability or more
+      add: 0.3                     # a dropped block comes back at this or more
+      early-stop: 4                # LightGBM's prediction early stopping margin, or null
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from victor.errors import VictorError
+
+MODEL_SUFFIX = ".lgbm"
+_KEYS = ("model", "keep", "add", "early-stop")
+
+
+@dataclass(frozen=True)
+class SecondPassSettings:
+    model: Path
+    keep: float
+    add: float
+    early_stop: float | None = None
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def checked(raw: Any, path: Path, locate: Callable[[str], Path]) -> SecondPassSettings:
+    """The settings of a `second-pass:` mapping; `locate` turns the model's
+    name or path into a file (a bare name is the package's own model)."""
+    def bad(why: str) -> VictorError:
+        return VictorError(f"{path}: key 'second-pass': {why}")
+
+    if not isinstance(raw, dict):
+        raise bad("must be a mapping with model, keep, add and early-stop")
+    for key in raw:
+        if key not in _KEYS:
+            raise bad(f"unknown key {key!r}; known keys: {', '.join(_KEYS)}")
+    model = raw.get("model")
+    if not isinstance(model, str) or not model:
+        raise bad("'model' must be a second-pass model's name or path")
+    bars = {}
+    for key in ("keep", "add"):
+        value = raw.get(key)
+        if not _number(value) or not 0 <= value <= 1:
+            raise bad(f"'{key}' must be a probability between 0 and 1")
+        bars[key] = float(value)
+    margin = raw.get("early-stop")
+    if margin is not None and (not _number(margin) or margin <= 0):
+        raise bad("'early-stop' must be a positive margin (LightGBM's "
+                  "pred_early_stop_margin), or null for every tree")
+    return SecondPassSettings(locate(model), bars["keep"], bars["add"],
+                              None if margin is None else float(margin))
