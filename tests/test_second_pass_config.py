@@ -19,8 +19,8 @@ HEAD = "base: general\ntemplate: general\nmodel: general\n"
 GOOD = "second-pass:\n  model: general-second-pass\n  keep: 0.35\n  add: 0.3\n  early-stop: 4\n"
 
 
-def written(tmp_path, text: str):
-    path = tmp_path / "mine.yaml"
+def written(tmp_path, text: str, name: str = "mine.yaml"):
+    path = tmp_path / name
     path.write_text(HEAD + text, encoding="utf-8")
     return path
 
@@ -81,3 +81,39 @@ def test_a_missing_model_file_is_one_line(tmp_path) -> None:
     with pytest.raises(VictorError) as e:
         Cleaner(path)
     assert str(e.value).startswith(f"{tmp_path / 'nowhere.lgbm'}: no such second-pass model")
+
+
+def test_a_file_that_is_no_lightgbm_model_is_one_line(tmp_path) -> None:
+    pytest.importorskip("lightgbm")
+    from victor.cleaner import Cleaner
+
+    (tmp_path / "notes.lgbm").write_text("tree of life\n", encoding="utf-8")
+    path = written(tmp_path, GOOD.replace("general-second-pass", "./notes.lgbm"))
+    with pytest.raises(VictorError) as e:
+        Cleaner(path)
+    assert str(e.value).startswith(f"{tmp_path / 'notes.lgbm'}: not a LightGBM model (")
+    assert "\n" not in str(e.value)
+
+
+def test_a_model_of_several_boosters_gives_their_mean(tmp_path) -> None:
+    """The shipped trees are boosters of several seeds, one after another in
+    one file; each page's probabilities are their mean. Cut into files of
+    one booster each, they give the parts of that mean."""
+    pytest.importorskip("lightgbm")
+    import numpy as np
+
+    from victor.cleaner import Cleaner
+    from victor.rescoring import probabilities, split_models
+
+    shipped = Cleaner("article")
+    parts = split_models(shipped.config.second_pass.model.read_text(encoding="utf-8"))
+    assert len(parts) > 1
+    result = shipped.label(shipped.read((ROOT / "data" / "dragnet" / "R28.html").read_bytes()))
+    each = []
+    for i, part in enumerate(parts):
+        (tmp_path / f"one{i}.lgbm").write_text(part, encoding="utf-8")
+        one = Cleaner(written(tmp_path, GOOD.replace("general-second-pass", f"./one{i}.lgbm"),
+                              f"one{i}.yaml"))
+        each.append(probabilities(result, one.second_pass))
+    assert np.allclose(probabilities(result, shipped.second_pass), np.mean(each, axis=0))
+    assert not np.allclose(each[0], each[1])
