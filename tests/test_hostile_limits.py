@@ -111,9 +111,10 @@ def clean_py(model: str, *args) -> subprocess.CompletedProcess:
 def test_a_page_slower_than_the_timeout_is_reported_and_the_rest_cleaned(model, tmp_path,
                                                                         workers):
     slow = tmp_path / "slow.html"
-    # About 3 s of work, against pages cleaned in a tenth of that: the
-    # margins leave room for a busy machine either way.
-    slow.write_bytes(large.big_page(5))
+    # Well over the limit of 1 s of work, where each good page takes a
+    # small part of it (5 MB came near the limit once cleaning got faster):
+    # the margins leave room for a busy machine either way.
+    slow.write_bytes(large.big_page(15))
     good = pages(CLEANEVAL)[:3]
     proc = clean_py(model, "--timeout", "1", "-j", workers, "-o", tmp_path / "out",
                     slow, *good)
