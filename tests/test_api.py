@@ -21,10 +21,10 @@ def test_cleaner_from_the_package_cleans_a_cleaneval_page_with_the_shipped_model
 def test_cleaning_imports_no_optional_part_it_does_not_use():
     """The shipped configs switch perplexity off: a clean (and the clean
     command's batch code) loads neither KenLM nor the language-model code,
-    nor the WARC reader, nor Dask; the default config has no second pass,
-    so LightGBM is not loaded either."""
+    nor the WARC reader, nor Dask; the cleaneval config has no second pass,
+    so it does not load LightGBM either, which the default config does."""
     probe = ("import sys, victor, victor.cli, victor.batch\n"
-             "victor.extract(open('data/cleaneval/1.html', 'rb').read())\n"
+             "victor.extract(open('data/cleaneval/1.html', 'rb').read(), 'cleaneval')\n"
              "heavy = ('kenlm', 'victor.perplexity', 'victor.perplexity.ngram', 'fastwarc', 'dask', "
              "'distributed', 'lightgbm')\n"
              "print(sorted(m for m in heavy if m in sys.modules))")

@@ -1,9 +1,12 @@
-"""The second pass's features (victor/rescoring/, imported by
-research/second_pass_fast.py) must give the second pass exactly what the
-slow research code gives it (the trees were fitted and scored on
-page_features' matrix), on real pages of the repo's own data/: a page of
-each collection and of several WCXB page types, with the general config's
-own probabilities and labels as the first pass."""
+"""The second pass's features (victor/rescoring/features.py) must give the
+trees what the slow research code gives them (research/second_pass_features.py's
+`page_features`, on which the trees were first fitted and scored), on real
+pages of the repo's own data/: a page of each collection and of several WCXB
+page types, with the general config's own probabilities and labels as the
+first pass. The stage keeps the research's columns but its container ones
+(tree.*, c1-c3.*, rep*), and groups blocks by the features stage's paths
+(Columns.paths): fed those paths, the research's code gives the same
+path.* columns."""
 
 from __future__ import annotations
 
@@ -11,7 +14,6 @@ import numpy as np
 import pytest
 
 from repo_data import CLEANEVAL, DRAGNET, WCXB
-from research.second_pass_fast import densest_run, fast_features, fast_tree, first_columns
 from research.second_pass_features import PAGE_FEATURES as SLOW_FEATURES
 from research.second_pass_features import densest_run as slow_run, page_features
 from research.second_pass_pages import _number, tree_info
@@ -20,7 +22,7 @@ from victor.batch.inputs import read_input
 from victor import rescoring
 from victor.cleaner import Cleaner
 from victor.decoding.calibration import content_probabilities
-from victor.rescoring.features import PAGE_FEATURES
+from victor.rescoring.features import PAGE_FEATURES, densest_run, fast_features, first_columns
 
 # WCXB: the first page of each page type (article, service, listing,
 # product, documentation, forum, collection).
@@ -35,15 +37,26 @@ def cleaner() -> Cleaner:
 
 def _first_pass(cleaner: Cleaner, anno):
     result = cleaner.clean(read_input(load_annotation(str(anno)).source))
-    return result.page.blocks, np.array(result.content, dtype=np.float64), list(result.labels)
+    return result, np.array(result.content, dtype=np.float64), list(result.labels)
+
+
+SHARED = [SLOW_FEATURES.index(name) for name in PAGE_FEATURES]
+
+
+def _slow(result, p, labels) -> np.ndarray:
+    """The research's matrix, its blocks grouped by the stage's paths, on
+    the stage's columns."""
+    blocks = result.page.blocks
+    page = {"texts": [b.text for b in blocks], **tree_info(blocks)}
+    page["paths"] = result.columns.paths.tolist()
+    return page_features(page, p, labels)[:, SHARED]
 
 
 @pytest.mark.parametrize("anno", PAGES, ids=lambda p: p.stem)
 def test_same_matrix_as_page_features(cleaner: Cleaner, anno) -> None:
-    blocks, p, labels = _first_pass(cleaner, anno)
-    texts = [b.text for b in blocks]
-    slow = page_features({"texts": texts, **tree_info(blocks)}, p, labels)
-    fast = fast_features(fast_tree(blocks), texts, p, labels)
+    result, p, labels = _first_pass(cleaner, anno)
+    slow = _slow(result, p, labels)
+    fast = fast_features(result.columns.paths, result.texts, p, labels)
     assert fast.shape == slow.shape
     np.testing.assert_array_equal(np.isnan(fast), np.isnan(slow))
     np.testing.assert_allclose(fast, slow, rtol=1e-6, atol=0)
@@ -51,17 +64,26 @@ def test_same_matrix_as_page_features(cleaner: Cleaner, anno) -> None:
 
 def test_same_matrix_with_noisy_probabilities(cleaner: Cleaner) -> None:
     """Probabilities other than the model's own: ties, zeros and ones move
-    the densest run, the likely core and the ranks."""
-    blocks, p, labels = _first_pass(cleaner, WCXB / "0001.anno")
-    texts = [b.text for b in blocks]
-    tree, slow_tree = fast_tree(blocks), {"texts": texts, **tree_info(blocks)}
+    the densest run and the ranks."""
+    result, p, labels = _first_pass(cleaner, WCXB / "0001.anno")
     rng = np.random.default_rng(0)
     for _ in range(5):
         q = rng.choice([0.0, 0.2, 0.5, 0.7, 1.0], size=len(p)) if _ % 2 else rng.random(len(p))
-        slow = page_features(slow_tree, q, labels)
-        fast = fast_features(tree, texts, q, labels)
+        slow = _slow(result, q, labels)
+        fast = fast_features(result.columns.paths, result.texts, q, labels)
         np.testing.assert_array_equal(np.isnan(fast), np.isnan(slow))
         np.testing.assert_allclose(fast, slow, rtol=1e-6, atol=0)
+
+
+def test_the_paths_are_the_features_stages_and_made_alike_without_them(cleaner) -> None:
+    """A config whose features never needed the paths still groups its
+    blocks the same way."""
+    result, _, _ = _first_pass(cleaner, DRAGNET / "100.anno")
+    assert result.columns.paths is not None and len(result.columns.paths) == len(result.texts)
+    made = rescoring.page_paths(result.columns.__class__(
+        result.columns.size, (), (), np.zeros((result.columns.size, 0), np.int64),
+        np.zeros(0, object), (), {}), result.page.blocks)
+    np.testing.assert_array_equal(made, result.columns.paths)
 
 
 def test_densest_run_matches_the_loop() -> None:
@@ -87,16 +109,15 @@ def test_first_columns_as_the_pages_pickle_stores_them(cleaner: Cleaner, anno) -
     assert np.isnan(got[:, -1]).all()
 
 
-def test_the_package_computes_the_features_research_named() -> None:
-    """The runtime stage's columns are research's, in research's order: the
-    trees are fed by position."""
-    assert PAGE_FEATURES == tuple(SLOW_FEATURES)
+def test_the_package_computes_features_research_named_in_its_order() -> None:
+    """The runtime stage's columns are research's, in research's order."""
+    assert SHARED == sorted(SHARED)
 
 
 @pytest.mark.parametrize("anno", PAGES[::3], ids=lambda p: p.stem)
 def test_the_stage_matrix_is_researchs(cleaner: Cleaner, anno) -> None:
     """What victor/rescoring feeds the trees for a cleaned page is what the
-    research fitted them on: page_features of the CRF's uncalibrated content
+    research fitted them on: page_features (its shared columns) of the CRF's uncalibrated content
     probabilities and the decoded labels, then the first pass's columns as
     second_pass_pages stored them."""
     result = cleaner.clean(read_input(load_annotation(str(anno)).source))
@@ -105,8 +126,7 @@ def test_the_stage_matrix_is_researchs(cleaner: Cleaner, anno) -> None:
     rows = result.columns.dicts()
     names = sorted({k for r in rows for k in r if k != "class-words"})
     stored = np.array([[_number(r.get(k, "nan")) for k in names] for r in rows], dtype=np.float32)
-    slow = np.hstack([page_features({"texts": [b.text for b in blocks], **tree_info(blocks)},
-                                    p, labels), stored])
+    slow = np.hstack([_slow(result, p, labels), stored])
     got = rescoring.matrix(result, names)
     assert got.shape == slow.shape == (len(blocks), len(PAGE_FEATURES) + len(names))
     np.testing.assert_array_equal(np.isnan(got), np.isnan(slow))

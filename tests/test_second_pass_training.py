@@ -28,7 +28,6 @@ from victor.features import select_features
 from victor.rescoring.features import PAGE_FEATURES
 from victor.training import second_pass
 
-pytest.importorskip("lightgbm")
 
 ANNOS = [DRAGNET / "R28.anno", DRAGNET / "488.anno", WCXB / "0001.anno", WCXB / "0021.anno"]
 

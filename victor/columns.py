@@ -25,6 +25,10 @@ class Columns:
     labels: np.ndarray = field(repr=False)  # every numeric feature's labels, one after another
     spans: tuple[tuple[int, int], ...] = field(repr=False)  # each numeric feature's part of `labels`
     values: dict[str, list] = field(repr=False)  # the other features' values, a list each
+    # Each block's path number (features/context.py's templates: the same
+    # elements with the same classes from <body> down), when the features
+    # computed it: the second pass groups blocks by it (victor/rescoring/).
+    paths: np.ndarray | None = field(default=None, repr=False)
 
     def coded(self, name: str) -> tuple[list[str], np.ndarray] | None:
         """A numeric feature's labels, and each block's number among

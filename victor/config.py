@@ -319,4 +319,11 @@ def decoding_settings(config: Config) -> dict[str, Any]:
         out["unit-share"] = config.unit_share
     if config.list_share is not None:
         out["list-share"] = config.list_share
+    second = config.second_pass
+    if second is not None:
+        # the package's own trees by name, wherever the package is installed
+        shipped = second.model.parent == MODEL_DIR
+        out["second-pass"] = {"model": second.model.stem if shipped else str(second.model),
+                              "keep": second.keep, "add": second.add,
+                              "early-stop": second.early_stop}
     return out

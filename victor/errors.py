@@ -27,18 +27,20 @@ EMPTY_PAGE = "empty page, nothing to clean"
 NO_TEXT = "no text on the page (only markup, scripts or whitespace), nothing to clean"
 
 
-def import_extra(module: str, extra: str, purpose: str) -> ModuleType:
-    """A module of an optional part (pyproject.toml's extras): a missing
-    one is a one-line error naming the extra that brings it, not an
+def import_extra(module: str, extra: str | None, purpose: str) -> ModuleType:
+    """A module imported only when used: of an optional part (pyproject.toml's
+    extras), or (`extra` None) a dependency that only some configs need. A
+    missing one is a one-line error saying what brings it, not an
     ImportError traceback. The command given is the one that works: no
     package is published under Victor's name, so `pip install
     'victor-cleaner[warc]'` finds nothing."""
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise VictorError(f"{purpose} needs {module.split('.')[0]}, which is not installed: "
-                          f"install Victor's {extra!r} extra (pip install '.[{extra}]' in "
-                          "Victor's clone)") from None
+        how = (f"install Victor's {extra!r} extra (pip install '.[{extra}]' in Victor's clone)"
+               if extra else "install Victor again (pip install . in Victor's clone)")
+        raise VictorError(f"{purpose} needs {module.split('.')[0]}, which is not "
+                          f"installed: {how}") from None
 
 
 def read_utf8(path, what: str = "file") -> str:

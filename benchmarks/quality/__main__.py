@@ -6,10 +6,11 @@ For each annotated collection in the repo's data/ (CleanEval's development
 set, 60% of Dragnet, WCXB's development split):
 
 - Victor by 5-fold cross-validation with folds grouped by web site
-  (victor.training.folds): the default config trained on all three collections, the
-  `cleaneval` config on CleanEval; the `article` config (the default config's
-  first pass and a second pass) from the default config's folds, its trees
-  cross-fitted on the same folds (victor.training.second_pass);
+  (victor.training.folds): the default config trained on all three
+  collections, its CRF alone ("general first pass") and with its second
+  pass, the trees cross-fitted on the same folds
+  (victor.training.second_pass); the `cleaneval` config on CleanEval; the
+  `article` config (the default config with other bars) from the same folds;
 - trafilatura with comments off and on, readability-lxml, resiliparse,
   jusText, and keeping every block, on the same pages.
 
@@ -48,7 +49,8 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from benchmarks.quality.running import COLLECTIONS, pages_of, submit_peers, submit_victor
+from benchmarks.quality.running import (COLLECTIONS, FIRST_PASS, pages_of, submit_peers,
+                                        submit_victor)
 from benchmarks.quality.scoring import fit_temperatures
 from benchmarks.quality.tables import (calibration_table, decoding_table, page_type_table,
                                        quality_table, reliability_table, threshold_table,
@@ -95,9 +97,14 @@ def main(argv: list[str] | None = None) -> int:
         print(transfer_table(pages, moved, peers) + "\n")
     default = cv[DEFAULT_CONFIG]
     if args.save_run:
+        # Each CRF's own labels, under its config's name: what the second
+        # pass is trained on (learn --second-pass).
+        firsts = {name: run for name, run in cv.items()
+                  if name != FIRST_PASS and load_config(name).second_pass is None}
+        firsts[DEFAULT_CONFIG] = cv[FIRST_PASS]
         files.write_atomic(args.save_run, json.dumps(
             {name: {"content": run.content, "truth": run.truth, "labels": run.labels}
-             for name, run in cv.items()}) + "\n")
+             for name, run in firsts.items()}) + "\n")
     fitted = fit_temperatures(pages, default)
     print(f"Calibration of the {DEFAULT_CONFIG} config's content probability (cross-validated), "
           "by temperature scaling (victor/decoding/calibration.py): expected calibration error and log "
@@ -112,12 +119,12 @@ def main(argv: list[str] | None = None) -> int:
           f"probabilities at temperature {fitted['all']:.2f}):\n")
     print(threshold_table(pages, default, fitted["all"]) + "\n")
     for name, run in cv.items():
-        config = load_config(name)
-        if config.second_pass is not None:
+        config = load_config(DEFAULT_CONFIG if name == FIRST_PASS else name)
+        if name != FIRST_PASS and config.second_pass is not None:
             continue  # its first pass is the default config's, decoded below
         print(f"The {name} config's held-out predictions decoded with other settings "
               f"(victor/decoding/; it has keep-above {config.keep_above}, floor-share "
-              f"{config.floor_share}):\n")
+              f"{config.floor_share}), before any second pass:\n")
         print(decoding_table({c: ps for c, ps in pages.items()
                               if all(p.anno in run.paths for p in ps)}, run, config) + "\n")
     for (trained, tested), run in sorted(moved.items()):

@@ -64,7 +64,9 @@ def columns(page: Page, config: Config, lm: Any = None,
     spans = tuple(zip(labeller.offsets[:, 0].tolist(),
                       [*labeller.offsets[1:, 0].tolist(), len(labeller.labels)]))
     values = {name: list(raw[name]) for name in other}
-    return Columns(n, names, numeric, labeller.indices(x), labeller.labels, spans, values)
+    known = vars(ctx).get("paths")  # computed only when a family needed it
+    return Columns(n, names, numeric, labeller.indices(x), labeller.labels, spans, values,
+                   None if known is None else np.asarray(known.templates, np.int64))
 
 
 @lru_cache(maxsize=16)

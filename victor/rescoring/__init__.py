@@ -17,8 +17,8 @@ The stage is plain functions over a page's first-pass Result:
     q = probabilities(result, second)               # a block's P(content)
     labels = relabel(result.labels, result.marginals, q, second.keep, second.add)
 
-LightGBM is an extra (pip install '.[second-pass]'): it is imported by
-`load` alone, so a config without `second-pass:` never needs it.
+LightGBM is imported by `load` alone, so that a config without
+`second-pass:` (cleaneval) never pays for the import.
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ from victor.labels import OTHER
 from victor.rescoring.features import (FIRST_PREFIX, PAGE_FEATURES, fast_features,
                                        first_columns)
 from victor.rescoring.settings import SecondPassSettings
-from victor.rescoring.tree import fast_tree
 
 # LightGBM's prediction early stopping looks at the raw score every this
 # many trees (the research's setting, research/second_pass.py `early_stop`).
@@ -77,7 +76,7 @@ def load(settings: SecondPassSettings) -> SecondPass:
     """The config's second pass with its trees read from the model file;
     a one-line VictorError when LightGBM is missing, the file cannot be
     read, or its features are not the ones this stage computes."""
-    lightgbm = import_extra("lightgbm", "second-pass", "the config's second pass")
+    lightgbm = import_extra("lightgbm", None, "the config's second pass")
     path = settings.model
     if not path.is_file():
         raise VictorError(f"{path}: no such second-pass model (train one with "
@@ -123,11 +122,23 @@ def matrix(result, first: Sequence[str]) -> np.ndarray:
     the trees were trained on) and its decoded labels, then the first pass's
     columns `first`."""
     p = np.asarray(content_probabilities(result.marginals), dtype=np.float64)
-    texts = result.texts
-    own = fast_features(fast_tree(result.page.blocks), texts, p, result.labels)
+    own = fast_features(page_paths(result.columns, result.page.blocks), result.texts, p,
+                        result.labels)
     if not first:
         return own
     return np.hstack([own, first_columns(result.columns, list(first))])
+
+
+def page_paths(columns, blocks) -> np.ndarray:
+    """Each block's path number: the features stage's (Columns.paths),
+    or, when no selected feature needed them, the same numbers made here."""
+    if columns.paths is not None:
+        return columns.paths
+    # here, not at the top: victor.config reads this package's settings,
+    # and the features' context reads victor.config
+    from victor.features.context import paths
+
+    return np.asarray(paths(blocks, class_words=False).templates, np.int64)
 
 
 def probabilities(result, second: SecondPass) -> np.ndarray:

@@ -3,15 +3,19 @@ pass's content probabilities (PAGE_FEATURES), and the first pass's own
 feature columns as numbers (`first_columns`).
 
 The first pass (the CRF) sees a block and its neighbours; it cannot see that
-a block lies far from the page's densest run of likely content, that its
-container's other blocks are all unlikely, or that its shape repeats like a
-teaser list's items. These features say so, from the first pass's
-probabilities over the whole page (docs/second-pass.md lists them); trees
+a block lies far from the page's densest run of likely content, or that the
+other blocks on its path (a teaser list's items, a forum's posts) are all
+unlikely. These features say so, from the first pass's probabilities over
+the whole page (docs/second-pass.md lists them); trees
 (victor/rescoring/__init__.py) decide again from them.
 
-They are the matrix the research measured (research/second_pass_features.py's
-`page_features`), computed over arrays: tests/test_second_pass_fast.py holds
-them equal, bit for bit, on pages of data/.
+They are the research's matrix (research/second_pass_features.py's
+`page_features`) without its container columns (tree.*, c1-c3.*, rep*),
+which cost more than half the second pass's time for 0.004 of CleanEval's
+F1 (docs/second-pass.md, "A second pass for the default config"), and with
+blocks grouped by the features stage's own paths rather than by tag path
+and innermost class. tests/test_second_pass_fast.py holds the other
+columns equal to the research's, bit for bit, on pages of data/.
 """
 
 from __future__ import annotations
@@ -25,10 +29,7 @@ PAGE_FEATURES = (
     "win3", "win10", "page.max", "p/max", "page.mean", "page.wmean", "page.blocks",
     "page.words", "page.likely-share", "p.rank", "words", "run.in", "run.dist",
     "run.dist-words", "run.words-share", "run.mass-share", "run.after", "run.before",
-    "run.blocks", "run.mean", "tree.lca-depth", "tree.in-lca", "tree.steps", "tree.depth",
-    "c1.mean", "c1.share", "c1.blocks", "c1.others", "c2.mean", "c2.share", "c2.blocks",
-    "c2.others", "c3.mean", "c3.share", "c3.blocks", "c3.others", "rep1", "rep2", "rep3",
-    "rep4", "rep5", "rep.max", "path.count", "path.mean", "path.in-run", "position",
+    "run.blocks", "run.mean", "path.count", "path.mean", "path.in-run", "position",
     "words-after-run-share",
 )
 
@@ -64,13 +65,14 @@ def densest_run(p: np.ndarray, w: np.ndarray) -> tuple[int, int]:
     return int(start[b]), b
 
 
-def fast_features(tree: dict, texts: list[str], p: np.ndarray, first: list[str],
+def fast_features(paths: np.ndarray, texts: list[str], p: np.ndarray, first: list[str],
                   words: np.ndarray | None = None) -> np.ndarray:
-    """The PAGE_FEATURES of each block (a row a block), from `tree`
-    (fast_tree of the page's blocks), the blocks' `texts`, the first pass's
-    content probabilities `p` (uncalibrated, as the trees were trained on)
-    and its labels `first`; `words` the blocks' word counts if the caller
-    has them."""
+    """The PAGE_FEATURES of each block (a row a block), from the blocks'
+    `paths` (Columns.paths: blocks on the same path of elements and
+    classes share a number), `texts`, the first pass's content
+    probabilities `p` (uncalibrated, as the trees were trained on) and its
+    labels `first`; `words` the blocks' word counts if the caller has
+    them."""
     n = len(p)
     w = (np.fromiter(map(len, map(str.split, texts)), dtype=np.float64, count=n)
          if words is None else np.asarray(words, dtype=np.float64))
@@ -116,11 +118,7 @@ def fast_features(tree: dict, texts: list[str], p: np.ndarray, first: list[str],
     o[COL["run.blocks"]] = b - a + 1
     o[COL["run.mean"]] = (cwp[b + 1] - cwp[a]) / max(run_w, 1)
     o[COL["words-after-run-share"]] = (total - cw[b + 1]) / total
-    _tree_columns(o, tree, w, wp, p, a, b, total)
-    reps = tree["reps"]
-    o[COL["rep1"]:COL["rep5"] + 1] = reps.T
-    o[COL["rep.max"]] = reps.max(axis=1) if n else 0
-    path = tree["path"]
+    path = np.unique(paths, return_inverse=True)[1].reshape(-1) if n else paths
     cnt = np.bincount(path, minlength=n)
     in_run = np.bincount(path, weights=(idx >= a) & (idx <= b), minlength=n)
     o[COL["path.count"]] = cnt[path]
@@ -128,43 +126,6 @@ def fast_features(tree: dict, texts: list[str], p: np.ndarray, first: list[str],
     o[COL["path.in-run"]] = in_run[path] / cnt[path]
     o[COL["position"]] = idx / max(n - 1, 1)
     return out
-
-
-def _tree_columns(o: np.ndarray, tree: dict, w: np.ndarray, wp: np.ndarray, p: np.ndarray,
-                  a: int, b: int, total: float) -> None:
-    """The tree.* and c1-c3.* columns: the run's deepest common container
-    and each block's steps from it; the word-weighted probability of each
-    block's three innermost containers with and without it."""
-    ids, depth = tree["ids"], tree["depth"]
-    n, D = ids.shape
-    core = np.arange(a, b + 1)
-    likely = core[p[core] >= 0.5]
-    core = likely if len(likely) else core
-    rows = ids[core]
-    same = (rows == rows[0]).all(axis=0) & (np.arange(D) < depth[core].min())
-    L = int(np.cumprod(same).sum())
-    o[COL["tree.lca-depth"]] = L
-    common = np.cumprod(ids[:, :L] == rows[0, :L], axis=1).sum(axis=1)
-    o[COL["tree.in-lca"]] = common == L
-    o[COL["tree.steps"]] = (depth - common) + (L - common)
-    o[COL["tree.depth"]] = depth
-    valid = ids >= 0
-    flat = ids[valid]
-    m = int(flat.max()) + 1 if len(flat) else 0
-    row = np.nonzero(valid)[0]
-    acc_w = np.bincount(flat, weights=w[row], minlength=m)
-    acc_wp = np.bincount(flat, weights=wp[row], minlength=m)
-    acc_n = np.bincount(flat, minlength=m)
-    for level in (1, 2, 3):
-        has = np.nonzero(depth >= level)[0]
-        k = ids[has, depth[has] - level]
-        aw, awp = acc_w[k], acc_wp[k]
-        o[COL[f"c{level}.mean"], has] = awp / np.maximum(aw, 1)
-        o[COL[f"c{level}.share"], has] = aw / total
-        o[COL[f"c{level}.blocks"], has] = acc_n[k]
-        rest = aw - w[has]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            o[COL[f"c{level}.others"], has] = np.where(rest > 0, (awp - wp[has]) / rest, np.nan)
 
 
 def _number(value) -> float:

@@ -8,7 +8,7 @@ of the 5 site folds that did not see it. Each page is read again here as
 the cleaner reads it (its blocks, the first pass's feature columns), and
 must line up with the run block for block (the run's gold labels equal).
 
-Five boosters over every page, each of another seed, with the research
+Two boosters over every page, each of another seed, with the research
 winner's settings (docs/second-pass.md: 100 rounds, 31 leaves, learning rate
 0.15, blocks weighted by their words; the rest as research/second_pass.py's
 PARAMS), written as LightGBM text models one after another, with a JSON note
@@ -36,15 +36,16 @@ from victor.annotation import load_training_page
 from victor.config import Config
 from victor.errors import VictorError, import_extra, read_utf8
 from victor.labels import OTHER
-from victor.rescoring import mean_probability, predict_options, relabel
+from victor.rescoring import mean_probability, page_paths, predict_options, relabel
 from victor.rescoring.features import fast_features, feature_names, first_columns
-from victor.rescoring.tree import fast_tree
 from victor.training.dataset import Example
 
 ROUNDS = 100
 # Boosters of as many seeds, their probabilities averaged: one draw moved
-# Dragnet's held-out F1 over 0.010 (docs/second-pass.md, "Steadier trees").
-SEEDS = 5
+# Dragnet's held-out F1 over 0.010, the mean of any two of five draws
+# 0.003 (docs/second-pass.md, "Steadier trees"); each booster more is a
+# millisecond a page that the default config's speed cannot spare.
+SEEDS = 2
 PARAMS = dict(objective="binary", learning_rate=0.15, num_leaves=31, min_data_in_leaf=200,
               feature_fraction=0.7, bagging_fraction=0.7, bagging_freq=1, lambda_l2=1.0,
               verbose=-1, seed=0)
@@ -93,9 +94,10 @@ def run_page(anno: str, saved: dict[str, list], config: Config,
                           f"({len(truth)} blocks here, {len(saved['truth'])} there)")
     texts = [b.text for b in page.blocks]
     words = np.fromiter(map(len, map(str.split, texts)), dtype=np.float64, count=len(texts))
-    own = fast_features(fast_tree(page.blocks), texts,
+    columns = features.columns(page, config, None, selected)
+    own = fast_features(page_paths(columns, page.blocks), texts,
                         np.asarray(saved["content"], dtype=np.float64), saved["labels"], words)
-    return RunPage(anno, own, features.columns(page, config, None, selected),
+    return RunPage(anno, own, columns,
                    np.array([lab != OTHER for lab in truth], dtype=np.float32),
                    np.maximum(words, 1).astype(np.float32))
 
@@ -111,7 +113,7 @@ def _boosters(pages: Sequence[RunPage], names: Sequence[str], rounds: int,
     """SEEDS boosters over `pages` (the trees' matrix: PAGE_FEATURES, then
     the first-pass columns `names`), blocks weighted by their words, each of
     another seed; and the number of blocks."""
-    lightgbm = import_extra("lightgbm", "second-pass", "training the second pass")
+    lightgbm = import_extra("lightgbm", None, "training the second pass")
     X = np.vstack([matrix(pg, names) for pg in pages])
     y = np.concatenate([pg.content for pg in pages])
     weight = np.concatenate([pg.words for pg in pages])
@@ -131,9 +133,9 @@ def train_second_pass(annos: Sequence[str], run_path: str | Path, config: Config
     """Trains the booster on the `annos` pages of the saved run and writes
     it to `output` (a LightGBM text model) and its note to `output`.json;
     returns the note."""
-    import_extra("lightgbm", "second-pass", "training the second pass")
+    import_extra("lightgbm", None, "training the second pass")
     started = time.perf_counter()
-    run = read_run(run_path, config.name)
+    run = read_run(run_path, config.model_config)
     missing = [a for a in annos if _key(a) not in run]
     if missing:
         raise VictorError(f"{missing[0]}: not in the run {run_path} "
