@@ -170,18 +170,27 @@ def second_pass_configs() -> list[Config]:
     return out
 
 
-def stacked(first: Run, examples: dict[str, dataset.Example], config: Config) -> Run:
-    """`config`'s run: the first pass's held-out labels decided again by its
-    second pass, trees cross-fitted on the same site folds
-    (victor.training.second_pass.second_pass_labels)."""
-    started = time.perf_counter()
+def stacked(first: Run, examples: dict[str, dataset.Example],
+            configs: list[Config]) -> dict[str, Run]:
+    """Each config's run: the first pass's held-out labels decided again by
+    its second pass, trees cross-fitted on the same site folds
+    (victor.training.second_pass), once for configs that share trees."""
     predictions = [crossval.Prediction(a, first.labels[a], first.content[a], first.paths[a],
                                        first.marginals[a]) for a in first.labels]
-    labels = second_pass.second_pass_labels(predictions, examples, first.fold, config)
-    texts = {a: output.plain_text(examples[a].texts, labels[a]) for a in labels}
-    print(f"{config.name}: second pass cross-fitted on {len(labels)} pages in "
-          f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
-    return replace(first, texts=texts, labels=labels)
+    fitted: dict[tuple, list] = {}
+    runs = {}
+    for config in configs:
+        trees = (config.second_pass.model, config.second_pass.early_stop)
+        if trees not in fitted:
+            started = time.perf_counter()
+            fitted[trees] = second_pass.held_out_probabilities(predictions, examples,
+                                                               first.fold, config)
+            print(f"{config.name}: second pass cross-fitted on {len(predictions)} pages in "
+                  f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
+        labels = second_pass.second_pass_labels(predictions, examples, fitted[trees], config)
+        texts = {a: output.plain_text(examples[a].texts, labels[a]) for a in labels}
+        runs[config.name] = replace(first, texts=texts, labels=labels)
+    return runs
 
 
 @dataclass
@@ -266,8 +275,7 @@ def submit_victor(pool: Executor, pages: dict[str, list[Page]], folds: int,
                 moved[owner, collection].append(replace(r, predictions=part))
         runs = {n: _collect(rs, by_name[n]) for n, rs in cv.items()}
         first = runs[FIRST_PASS] = runs[DEFAULT_CONFIG]
-        for config in second_pass_configs():
-            runs[config.name] = stacked(first, by_name[DEFAULT_CONFIG], config)
+        runs.update(stacked(first, by_name[DEFAULT_CONFIG], second_pass_configs()))
         return (runs,
                 {k: _collect(rs, by_name[DEFAULT_CONFIG]) for k, rs in moved.items()})
     return collect

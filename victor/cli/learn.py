@@ -61,6 +61,13 @@ def learn_main(args: argparse.Namespace) -> int:
         print(f"wrote {model_path}: {meta['pages']} pages, labels {meta['labels']}, "
               f"{meta['iterations']} iterations in {meta['training_seconds']:.1f}s",
               file=sys.stderr)
+        if config.second_pass is not None:
+            # The trees learnt from the probabilities of models of the
+            # shipped pages; a model of other pages gives other ones.
+            print(f"note: {model_path} cleans with {config.name}'s second pass "
+                  f"({config.second_pass.model.name}), trained on another first pass; "
+                  "train trees for it with --second-pass, or set 'second-pass: null' in "
+                  "your config (docs/second-pass.md)", file=sys.stderr)
         if args.calibrate:
             with tempfile.TemporaryDirectory(prefix="victor-cv-") as workdir:
                 results = cross_validate(examples, config, args.calibrate, params,

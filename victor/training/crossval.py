@@ -25,7 +25,7 @@ from victor.training import evaluate
 from victor.training.dataset import Example
 from victor.training.fitting import fit
 from victor.training.folds import page_folds, site_folds
-from victor.training.second_pass import second_pass_labels
+from victor.training.second_pass import held_out_probabilities, second_pass_labels
 
 
 @dataclass
@@ -161,12 +161,13 @@ def with_second_pass(results: list[FoldResult], examples: Sequence[Example],
                      config: Config, threads: int = 1) -> list[FoldResult]:
     """The folds again with `config`'s second pass: trees cross-fitted on
     the same folds decide each held-out page again
-    (victor.training.second_pass.second_pass_labels), so that neither pass
-    saw the sites it is scored on."""
+    (victor.training.second_pass), so that neither pass saw the sites it
+    is scored on."""
     by_name = {e.name: e for e in examples}
     fold = {p.name: r.fold for r in results for p in r.predictions}
-    labels = second_pass_labels([p for r in results for p in r.predictions], by_name, fold,
-                                config, threads)
+    predictions = [p for r in results for p in r.predictions]
+    q = held_out_probabilities(predictions, by_name, fold, config, threads)
+    labels = second_pass_labels(predictions, by_name, q, config)
     return [scored(r.fold, [by_name[p.name] for p in r.predictions],
                    [replace(p, labels=labels[p.name]) for p in r.predictions])
             for r in results]

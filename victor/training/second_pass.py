@@ -177,17 +177,13 @@ def cross_fitted(pages: Sequence[RunPage], fold: Sequence[int], early_stop: floa
     return out
 
 
-def second_pass_labels(predictions: Sequence, examples: Mapping[str, Example],
-                       fold: Mapping[str, int], config: Config,
-                       threads: int = 1) -> dict[str, list[str]]:
-    """Each held-out page's labels once `config`'s second pass has decided
-    again: trees cross_fitted on the folds of its first pass, the config's
-    bars (rescoring.relabel), then code, tables and lists kept whole, as the
-    cleaner does after the second pass. `predictions`: the first pass's,
-    each with the page's `name` (its .anno), decoded `labels`, `content`
-    probabilities and `marginals` (victor.training.crossval.Prediction).
-    The trees read labels taken after whole units and lists, where the
-    cleaner's are before: the skew the shipped trees were trained with."""
+def held_out_probabilities(predictions: Sequence, examples: Mapping[str, Example],
+                           fold: Mapping[str, int], config: Config,
+                           threads: int = 1) -> list[np.ndarray]:
+    """Each held-out page's second-pass probabilities: `config`'s trees'
+    settings cross_fitted on the folds of its first pass. `predictions`:
+    the first pass's, each with the page's `name` (its .anno), decoded
+    `labels` and `content` probabilities (victor.training.crossval.Prediction)."""
     settings = config.second_pass
     if settings is None:
         raise VictorError(f"config {config.name} has no second pass")
@@ -195,8 +191,22 @@ def second_pass_labels(predictions: Sequence, examples: Mapping[str, Example],
     pages = [run_page(p.name, {"content": p.content, "labels": p.labels,
                                "truth": examples[p.name].labels}, config, selected)
              for p in predictions]
-    q = cross_fitted(pages, [fold[p.name] for p in predictions], settings.early_stop,
-                     threads=threads)
+    return cross_fitted(pages, [fold[p.name] for p in predictions], settings.early_stop,
+                        threads=threads)
+
+
+def second_pass_labels(predictions: Sequence, examples: Mapping[str, Example],
+                       q: Sequence[np.ndarray], config: Config) -> dict[str, list[str]]:
+    """Each held-out page's labels once `config`'s second pass has decided
+    again from its probabilities `q` (held_out_probabilities): the config's
+    bars (rescoring.relabel), then code, tables and lists kept whole, as the
+    cleaner does after the second pass. Configs that share trees (the
+    default and article configs) share `q`. The trees read labels taken
+    after whole units and lists, where the cleaner's are before: the skew
+    the shipped trees were trained with."""
+    settings = config.second_pass
+    if settings is None:
+        raise VictorError(f"config {config.name} has no second pass")
     out = {}
     for p, prob in zip(predictions, q):
         e = examples[p.name]
