@@ -206,7 +206,8 @@ def _as_row(line: str, cells: list[str]) -> bool:
 def held_out_labels(folds: int, jobs: int, config: Config) -> dict[str, dict]:
     """The default config's labels and content probabilities of every
     annotated page, each from the fold that did not train on its site, as
-    benchmarks.quality's cross-validation has them."""
+    benchmarks.quality's cross-validation has them: with the config's
+    second pass, its trees cross-fitted on the same folds."""
     from benchmarks.quality.running import COLLECTIONS, pages_of, submit_fold
 
     examples = [e for c in COLLECTIONS
@@ -216,6 +217,8 @@ def held_out_labels(folds: int, jobs: int, config: Config) -> dict[str, dict]:
         futures = [submit_fold(pool, i, train, test, config, dict(config.crf), work)
                    for i, train, test in crossval.fold_tasks(examples, folds, "site")]
         results = [f.result() for f in futures]
+    if config.second_pass is not None:
+        results = crossval.with_second_pass(results, examples, config, jobs)
     return {Path(p.name).name: {"labels": p.labels, "content": p.content}
             for r in results for p in r.predictions}
 
