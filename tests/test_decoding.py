@@ -16,7 +16,7 @@ from victor.decoding.calibration import content_probabilities
 from victor import rescoring
 from victor.cleaner import Cleaner, Result
 from victor.config import shipped_configs
-from victor.decoding import content_label, decode, keep_likely
+from victor.decoding import content_label, decode, keep_likely, list_units, units, whole
 from victor.batch.inputs import read_input
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,21 +92,30 @@ def test_cleaning_decodes_a_real_page_by_these_rules(config):
     labels a user gets are the decoding of the model's own path and
     marginals with the config's keep-above and floor-share, which
     cross-validation uses too (victor.training.crossval.score_fold), then,
-    for a config with a second pass, the second pass over those labels
-    (which cross-validation does not apply yet)."""
+    for a config with a second pass, code, tables and lists kept whole and
+    the second pass over those labels, then kept whole again."""
     cleaner = Cleaner(config)
     page = WCXB / "0147.html.gz"
     result = cleaner.clean(read_input(str(page)), str(page))
     best = cleaner.model.best_labels(result.scores)
     expected, floored = decode(best, result.marginals, cleaner.config.keep_above,
                                cleaner.config.floor_share)
+    config = cleaner.config
+    texts, blocks = result.texts, result.page.blocks
+    content = content_probabilities(result.marginals)
+
+    def kept_whole(labels):
+        return whole(texts, labels, content, units(blocks), config.unit_share,
+                     list_units(blocks), config.list_share)
+
     if cleaner.second_pass is not None:
+        expected = kept_whole(expected)
         first = Result(result.page, expected, result.columns, result.scores, cleaner.model)
         second = cleaner.second_pass
         expected = rescoring.relabel(expected, result.marginals,
                                      rescoring.probabilities(first, second), second.keep,
                                      second.add)
-    assert (result.labels, result.fallback) == (expected, floored)
+    assert (result.labels, result.fallback) == (kept_whole(expected), floored)
 
 
 def test_the_folds_decode_a_page_as_the_cleaner_does():

@@ -240,21 +240,28 @@ class Cleaner:
         result = Result(page, labels, columns, scores, self.model)
         result.labels, result.fallback = decoding.decode(
             labels, result.marginals, self.config.keep_above, self.config.floor_share)
+        found = decoding.units(page.blocks) if self.config.unit_share is not None else []
+        lists = decoding.list_units(page.blocks) if self.config.list_share is not None else []
+
+        def kept_whole(labels: list[str]) -> list[str]:
+            if not (found or lists):
+                return labels
+            return decoding.whole(result.texts, labels, content_probabilities(result.marginals),
+                                  found, self.config.unit_share, lists, self.config.list_share)
+
         if self.second_pass is not None:
+            # The trees read, and decide again over, the labels with code,
+            # tables and lists kept whole, as they were trained and as the
+            # benchmark's folds measure them (victor.training.second_pass).
             second = self.second_pass
+            result.labels = kept_whole(result.labels)
             result.labels = rescoring.relabel(result.labels, result.marginals,
                                               rescoring.probabilities(result, second),
                                               second.keep, second.add)
         if self.favor is not None:
             result.labels = decoding.favored(result.labels, result.marginals, result.content,
                                              self.favor)
-        found = decoding.units(page.blocks) if self.config.unit_share is not None else []
-        lists = decoding.list_units(page.blocks) if self.config.list_share is not None else []
-        if found or lists:
-            result.labels = decoding.whole(result.texts, result.labels,
-                                           content_probabilities(result.marginals),
-                                           found, self.config.unit_share,
-                                           lists, self.config.list_share)
+        result.labels = kept_whole(result.labels)
         if self.threshold is not None:
             result.labels = decoding.above_threshold(result.labels, result.content,
                                                      self.threshold)

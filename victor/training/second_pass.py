@@ -14,9 +14,9 @@ winner's settings (docs/second-pass.md: 100 rounds, 31 leaves, learning rate
 PARAMS), written as LightGBM text models one after another, with a JSON note
 beside them of what they were trained from.
 
-Known skew, kept from the research: the run's labels are those after
-`whole_units` and `whole_lists`, while the cleaner feeds the trees its
-labels after `decoding.decode` alone (the `first.content` column).
+The run's labels are those after code, tables and lists are kept whole
+(`decoding.whole`), and the cleaner feeds the trees its labels after the
+same step (victor.cleaner.Cleaner.label).
 """
 
 from __future__ import annotations
@@ -201,9 +201,7 @@ def second_pass_labels(predictions: Sequence, examples: Mapping[str, Example],
     again from its probabilities `q` (held_out_probabilities): the config's
     bars (rescoring.relabel), then code, tables and lists kept whole, as the
     cleaner does after the second pass. Configs that share trees (the
-    default and article configs) share `q`. The trees read labels taken
-    after whole units and lists, where the cleaner's are before: the skew
-    the shipped trees were trained with."""
+    default and article configs) share `q`."""
     settings = config.second_pass
     if settings is None:
         raise VictorError(f"config {config.name} has no second pass")
