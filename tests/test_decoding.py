@@ -113,8 +113,8 @@ def test_cleaning_decodes_a_real_page_by_these_rules(config):
         first = Result(result.page, expected, result.columns, result.scores, cleaner.model)
         second = cleaner.second_pass
         expected = rescoring.relabel(expected, result.marginals,
-                                     rescoring.probabilities(first, second), second.keep,
-                                     second.add)
+                                     rescoring.probabilities(first, second),
+                                     second.settings.keep, second.settings.add)
     assert (result.labels, result.fallback) == (kept_whole(expected), floored)
 
 

@@ -1,6 +1,8 @@
 """`--favor precision|recall` (issue 31): precision keeps only what the
-model is sure enough of, recall also keeps what it finds fairly likely; both
-on the calibrated content probability a user reads in the jsonl record."""
+model is sure enough of, recall also keeps what it finds fairly likely. A
+config with a second pass that names `favor` bars moves the trees' bars;
+one without (cleaneval) moves the calibrated content probability a user
+reads in the jsonl record."""
 
 from __future__ import annotations
 
@@ -29,6 +31,26 @@ def test_precision_keeps_less_and_recall_more_on_a_real_page():
     precise = Cleaner(favor="precision").clean(page)
     loose = Cleaner(favor="recall").clean(page)
     assert kept(precise) < kept(plain) < kept(loose)
+
+
+def test_the_default_moves_the_trees_bars(tmp_path):
+    # The general config with its --favor bars taken out: favor then moves
+    # the calibrated probability after the trees, and keeps other blocks.
+    page = read_input(str(PAGE))
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("base: general\ntemplate: general\nmodel: general\n"
+                    "second-pass: {favor: {}}\n")
+    on_trees = Cleaner(favor="precision").clean(page)
+    after_trees = Cleaner(str(mine), favor="precision").clean(page)
+    assert kept(on_trees) != kept(after_trees)
+
+
+def test_without_a_second_pass_the_bars_are_on_the_calibrated_probability():
+    page = read_input(str(PAGE))
+    plain = Cleaner("cleaneval").clean(page)
+    precise = Cleaner("cleaneval", favor="precision").clean(page)
+    loose = Cleaner("cleaneval", favor="recall").clean(page)
+    assert kept(precise) <= kept(plain) <= kept(loose)
     bar = decoding.FAVOR_BARS
     # Code blocks and data tables are decided whole afterwards, so the bars
     # hold for the other blocks.

@@ -30,6 +30,12 @@ def test_the_key_is_read_with_the_config(tmp_path) -> None:
     assert second is not None
     assert (second.model, second.keep, second.add, second.early_stop) == (
         MODEL_DIR / "general-second-pass.lgbm", 0.35, 0.3, 4.0)
+    # --favor's bars come from the base config unless the config names its own.
+    assert second.favor == load_config("general").second_pass.favor
+    assert second.bars(None) == (0.35, 0.3)
+    favored = load_config(written(tmp_path, GOOD + "  favor: {precision: 0.6}\n")).second_pass
+    assert favored.bars("precision") == (0.6, 0.6)
+    assert favored.bars("recall") == favored.bars(None) == (0.35, 0.3)
 
 
 def test_a_config_without_the_key_or_with_null_has_no_second_pass(tmp_path) -> None:
@@ -39,14 +45,20 @@ def test_a_config_without_the_key_or_with_null_has_no_second_pass(tmp_path) -> N
 
 
 @pytest.mark.parametrize("text, why", [
-    ("second-pass: [0.35, 0.3]", "must be a mapping with model, keep, add and early-stop, or null, not list"),
+    ("second-pass: [0.35, 0.3]", "must be a mapping with model, keep, add, early-stop and favor, or null, not list"),
     ("second-pass:\n  model: m\n  keep: 1.5\n  add: 0.3\n", "'keep' must be a probability between 0 and 1"),
     ("second-pass:\n  model: m\n  keep: 0.35\n  add: yes\n", "'add' must be a probability between 0 and 1"),
     ("second-pass:\n  model:\n  keep: 0.35\n  add: 0.3\n", "'model' must be a second-pass model's name or path"),
     ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  early-stop: -4\n",
      "'early-stop' must be a positive margin (LightGBM's pred_early_stop_margin), or null for every tree"),
     ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  rounds: 100\n",
-     "unknown key 'rounds'; known keys: model, keep, add, early-stop"),
+     "unknown key 'rounds'; known keys: model, keep, add, early-stop, favor"),
+    ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  favor: 0.6\n",
+     "'favor' must map precision and recall to probabilities"),
+    ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  favor: {speed: 0.6}\n",
+     "'favor': unknown setting 'speed'; known: precision, recall"),
+    ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  favor: {recall: -1}\n",
+     "'favor': recall must be a probability between 0 and 1"),
 ])
 def test_a_bad_value_is_refused_in_one_line_naming_the_file(tmp_path, text: str, why: str) -> None:
     path = written(tmp_path, text)

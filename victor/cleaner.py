@@ -249,18 +249,22 @@ class Cleaner:
             return decoding.whole(result.texts, labels, content_probabilities(result.marginals),
                                   found, self.config.unit_share, lists, self.config.list_share)
 
+        favor = self.favor
         if self.second_pass is not None:
             # The trees read, and decide again over, the labels with code,
             # tables and lists kept whole, as they were trained and as the
             # benchmark's folds measure them (victor.training.second_pass).
+            # `--favor` moves the trees' bars where the config gives them.
             second = self.second_pass
             result.labels = kept_whole(result.labels)
             result.labels = rescoring.relabel(result.labels, result.marginals,
                                               rescoring.probabilities(result, second),
-                                              second.keep, second.add)
-        if self.favor is not None:
+                                              *second.settings.bars(favor))
+            if favor in second.settings.favor:
+                favor = None
+        if favor is not None:
             result.labels = decoding.favored(result.labels, result.marginals, result.content,
-                                             self.favor)
+                                             favor)
         result.labels = kept_whole(result.labels)
         if self.threshold is not None:
             result.labels = decoding.above_threshold(result.labels, result.content,

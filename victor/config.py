@@ -106,7 +106,7 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "floor-share": ((int, float), "a share between 0 and 1"),
     "unit-share": ((int, float, type(None)), "a probability between 0 and 1, or null"),
     "list-share": ((int, float, type(None)), "a probability between 0 and 1, or null"),
-    "second-pass": ((dict, type(None)), "a mapping with model, keep, add and early-stop, or null"),
+    "second-pass": ((dict, type(None)), "a mapping with model, keep, add, early-stop and favor, or null"),
 }
 _REQUIRED = ("tag-delete", "crf-features")
 
@@ -326,4 +326,6 @@ def decoding_settings(config: Config) -> dict[str, Any]:
         out["second-pass"] = {"model": second.model.stem if shipped else str(second.model),
                               "keep": second.keep, "add": second.add,
                               "early-stop": second.early_stop}
+        if second.favor:
+            out["second-pass"]["favor"] = dict(second.favor)
     return out

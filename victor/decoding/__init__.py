@@ -107,18 +107,17 @@ def decode(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
     return keep_likely(labels, marginals, keep_above), False
 
 
-# What `--favor` moves the labels by, on the calibrated content probability
-# (the one the jsonl record shows): `precision` drops content blocks under
-# its bar, `recall` keeps blocks at or above its bar that the decoding
-# dropped. Chosen on the general config's held-out labels of the 5 site
+# What `--favor` moves the labels by where the config's second pass names
+# no bars of its own for it (a config without a second pass, such as
+# cleaneval; victor/rescoring/settings.py), on the calibrated content
+# probability (the one the jsonl record shows): `precision` drops content
+# blocks under its bar, `recall` keeps blocks at or above its bar that the
+# decoding dropped. Chosen on the general config's held-out labels of the 5 site
 # folds over every page (text output, LCS word precision / recall):
 # precision 0.5 moves CleanEval 0.944 / 0.922 -> 0.959 / 0.872, Dragnet
 # 0.858 / 0.964 -> 0.912 / 0.935, WCXB 0.850 / 0.937 -> 0.877 / 0.904; recall
 # 0.3 moves them to 0.934 / 0.941, 0.800 / 0.976 and 0.830 / 0.950
-# (docs/output.md, "Precision or recall"). After the second pass (dbc4dcb),
-# precision moves them to 0.962 / 0.868, 0.929 / 0.933 and 0.894 / 0.899
-# from 0.950 / 0.938, 0.907 / 0.970 and 0.870 / 0.940, recall to 0.934 /
-# 0.951, 0.799 / 0.981 and 0.826 / 0.959 (docs/second-pass.md).
+# (docs/output.md, "Precision or recall").
 FAVOR_BARS = {"precision": 0.5, "recall": 0.3}
 
 

@@ -15,7 +15,7 @@ The stage is plain functions over a page's first-pass Result:
 
     second = load(config.second_pass)               # once, with the config
     q = probabilities(result, second)               # a block's P(content)
-    labels = relabel(result.labels, result.marginals, q, second.keep, second.add)
+    labels = relabel(result.labels, result.marginals, q, *second.settings.bars(favor))
 
 LightGBM is imported by `load` alone, so that a config without
 `second-pass:` (cleaneval) never pays for the import.
@@ -47,17 +47,15 @@ class SecondPass:
     """A loaded second pass: its boosters (the same trees' settings, each of
     another random draw), the first-pass columns they read after
     PAGE_FEATURES (from the model's own feature names, so that a model and
-    the columns it is fed cannot drift apart), and the config's bars and
-    early-stopping margin."""
+    the columns it is fed cannot drift apart), and the config's settings
+    (its bars, `--favor`'s bars and the early-stopping margin)."""
 
     boosters: tuple[Any, ...]  # lightgbm.Booster
     first: tuple[str, ...]
-    keep: float
-    add: float
-    early_stop: float | None
+    settings: SecondPassSettings
 
     def predict_options(self) -> dict[str, Any]:
-        return predict_options(self.early_stop)
+        return predict_options(self.settings.early_stop)
 
 
 def predict_options(early_stop: float | None) -> dict[str, Any]:
@@ -94,8 +92,7 @@ def load(settings: SecondPassSettings) -> SecondPass:
             or any(b.feature_name() != names for b in boosters)):
         raise VictorError(f"{path}: its features are not the second pass's page features "
                           "(victor/rescoring/features.py); retrain it")
-    return SecondPass(boosters, tuple(name[len(FIRST_PREFIX):] for name in first),
-                      settings.keep, settings.add, settings.early_stop)
+    return SecondPass(boosters, tuple(name[len(FIRST_PREFIX):] for name in first), settings)
 
 
 def split_models(text: str) -> list[str]:

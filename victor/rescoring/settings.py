@@ -7,18 +7,22 @@ config file rather than a traceback on the first page:
       keep: 0.35                   # a kept block stays at this probability or more
       add: 0.3                     # a dropped block comes back at this or more
       early-stop: 4                # LightGBM's prediction early stopping margin, or null
+      favor:                       # optional: --favor's bars, each both keep and add
+        precision: 0.6
+        recall: 0.15
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from victor.decoding import FAVOR_BARS
 from victor.errors import VictorError
 
 MODEL_SUFFIX = ".lgbm"
-_KEYS = ("model", "keep", "add", "early-stop")
+_KEYS = ("model", "keep", "add", "early-stop", "favor")
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,15 @@ class SecondPassSettings:
     keep: float
     add: float
     early_stop: float | None = None
+    # `--favor`'s bar on the trees' probability, by setting: it replaces
+    # both `keep` and `add`. A setting not named here moves the first
+    # pass's calibrated probability instead (victor.decoding.favored).
+    favor: dict[str, float] = field(default_factory=dict)
+
+    def bars(self, favor: str | None) -> tuple[float, float]:
+        """(keep, add) for `favor` (None: the config's own)."""
+        bar = self.favor.get(favor) if favor is not None else None
+        return (self.keep, self.add) if bar is None else (bar, bar)
 
 
 def _number(value: Any) -> bool:
@@ -40,7 +53,7 @@ def checked(raw: Any, path: Path, locate: Callable[[str], Path]) -> SecondPassSe
         return VictorError(f"{path}: key 'second-pass': {why}")
 
     if not isinstance(raw, dict):
-        raise bad("must be a mapping with model, keep, add and early-stop")
+        raise bad("must be a mapping with model, keep, add, early-stop and favor")
     for key in raw:
         if key not in _KEYS:
             raise bad(f"unknown key {key!r}; known keys: {', '.join(_KEYS)}")
@@ -53,9 +66,18 @@ def checked(raw: Any, path: Path, locate: Callable[[str], Path]) -> SecondPassSe
         if not _number(value) or not 0 <= value <= 1:
             raise bad(f"'{key}' must be a probability between 0 and 1")
         bars[key] = float(value)
+    favor = raw.get("favor") or {}
+    if not isinstance(favor, dict):
+        raise bad("'favor' must map precision and recall to probabilities")
+    for name, value in favor.items():
+        if name not in FAVOR_BARS:
+            raise bad(f"'favor': unknown setting {name!r}; known: {', '.join(FAVOR_BARS)}")
+        if not _number(value) or not 0 <= value <= 1:
+            raise bad(f"'favor': {name} must be a probability between 0 and 1")
     margin = raw.get("early-stop")
     if margin is not None and (not _number(margin) or margin <= 0):
         raise bad("'early-stop' must be a positive margin (LightGBM's "
                   "pred_early_stop_margin), or null for every tree")
     return SecondPassSettings(locate(model), bars["keep"], bars["add"],
-                              None if margin is None else float(margin))
+                              None if margin is None else float(margin),
+                              {name: float(value) for name, value in favor.items()})
