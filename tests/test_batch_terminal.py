@@ -52,6 +52,13 @@ def test_progress_line_says_pages_rate_errors_and_time_left():
     assert progress_line(report, None, 2.0) == "10 pages  5.0 pages/s  1 errors"
 
 
+def as_on_a_terminal() -> None:
+    """Ctrl-C as a terminal delivers it, however the tests were started: a
+    shell runs a background job with SIGINT ignored, and the child would
+    inherit that and never stop."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_failure_shows_when_it_happens_and_ctrl_c_counts_what_is_on_disk(settings, tmp_path,
                                                                            jobs):
@@ -60,7 +67,8 @@ def test_a_failure_shows_when_it_happens_and_ctrl_c_counts_what_is_on_disk(setti
     missing = tmp_path / "gone.html"
     out = tmp_path / "out"
     proc = clean_py(settings, "-j", jobs, "-o", out, missing, *pages(DRAGNET_DIR)[:300],
-                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                    preexec_fn=as_on_a_terminal)
     assert proc.stderr.readline() == f"failed: {missing}: no such file\n"
     assert proc.poll() is None  # while the batch goes on
     wait_for_outputs(out, 12)
