@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from victor.batch.inputs import read_input
 from victor.config import CONFIG_DIR, Config, load_config
 from victor.features import KINDS, compute
-from victor.features.context import COUNT, RATIO
+from victor.features.context import COUNT, RATIO, paths
 from victor.reading.page import read_page
 
 # The repository's copy of the page (data/cleaneval/README.md).
@@ -124,3 +125,19 @@ def test_a_page_without_running_text_is_as_far_from_it_as_it_is_long(exact: Conf
     assert feats == {"path.word-share": "0", "path.link-density": "99", "path.blocks": "1",
                      "path.avg-words": "1", "path.span": "99", "path.text-share": "0",
                      "words-before": "0", "nearest-text": "1"}
+
+
+def test_a_grids_items_are_one_kind() -> None:
+    # data/wcxb/0659: a shop's grid of 39 products, each an <li> whose
+    # classes begin "product type-product" and go on with its own
+    # (post-15859, first or last, instock or outofstock, product_cat-...);
+    # each product's name sits in h2.woocommerce-loop-product__title.
+    config = load_config("general")
+    page = read_page(read_input(str(SOURCE.parents[1] / "wcxb" / "0659.html.gz")), config)
+    found = paths(page.blocks, class_words=False)
+    names = [i for i, b in enumerate(page.blocks)
+             if any(c.attrs.get("class") == "woocommerce-loop-product__title"
+                    for c in b.containers)]
+    assert len(names) == 39
+    assert len({found.templates[i] for i in names}) == 39
+    assert len({found.kinds[i] for i in names}) == 1

@@ -23,8 +23,9 @@ PAGE = (ROOT / "data" / "cleaneval" / "1.html").read_bytes()
 def test_the_default_config_is_cleaneval_with_its_own_differences():
     general, cleaneval = load_config("general"), load_config("cleaneval")
     assert yaml.safe_load((CONFIG_DIR / "general.yaml").read_text())["base"] == "cleaneval"
-    # Mappings merge: the base's value lists, and the general config's own scales.
-    assert general.values == cleaneval.values
+    # Mappings merge: the base's value lists and scales, and the general config's own.
+    assert {k: v for k, v in general.values.items() if k in cleaneval.values} == cleaneval.values
+    assert "kind.blocks" in general.values and "kind.blocks" not in cleaneval.values
     assert general.scales["title.in-title"] == 5 and "title.in-title" not in cleaneval.scales
     assert general.scales["position"] == cleaneval.scales["position"]
     # Other keys replace: its own template, model, features and regularisation.
@@ -46,7 +47,7 @@ def test_an_included_template_reads_as_its_lines(tmp_path):
     assert "@include" not in general.text  # a model records the text whole
     assert general.lines[:len(cleaneval.lines)] == cleaneval.lines
     assert {ref.pattern for line in general.lines[len(cleaneval.lines):] for ref in line} == {
-        "semantic.*", "candidate.*", "structured.*", "title.*"}
+        "kind.*", "semantic.*", "candidate.*", "structured.*", "title.*"}
     (tmp_path / "loop.tpl").write_text("@include loop\n")
     with pytest.raises(VictorError, match="includes itself"):
         load_template(tmp_path / "loop.tpl")

@@ -26,8 +26,12 @@ def edited_config(tmp_path: Path, name: str = "cleaneval") -> Path:
     over its base's); same name, so it names the shipped model and
     template."""
     text = (CONFIG_DIR / f"{name}.yaml").read_text(encoding="utf-8")
-    edited = (text.replace("split.p: [0, 1, 2, 3]", "split.p: [0, 1, 2, 4]")
-              if "split.p:" in text else text + "values:\n  split.p: [0, 1, 2, 4]\n")
+    if "split.p:" in text:
+        edited = text.replace("split.p: [0, 1, 2, 3]", "split.p: [0, 1, 2, 4]")
+    elif "\nvalues:\n" in text:  # the config's own lists, merged over its base's
+        edited = text.replace("\nvalues:\n", "\nvalues:\n  split.p: [0, 1, 2, 4]\n", 1)
+    else:
+        edited = text + "values:\n  split.p: [0, 1, 2, 4]\n"
     assert edited != text
     path = tmp_path / f"{name}.yaml"
     path.write_text(edited, encoding="utf-8")

@@ -56,6 +56,17 @@ class Paths:
     # The number of the distinct path of (tag, class) pairs from <body>
     # down, -1 directly in <body>: path.py's template positions.
     templates: list[int]
+    # The same with each element's kind (`kind` below) for its class:
+    # kind.py's groups.
+    kinds: list[int]
+
+
+def kind(classes: str) -> str:
+    """What an element is, by its first two class names without a digit.
+    The items of a shop's grid or a blog's comment thread each add classes
+    of their own (`post-15859`, `first`, `instock`, `even`) after the ones
+    that say what they are."""
+    return " ".join([c for c in classes.split() if not any(ch.isdigit() for ch in c)][:2])
 
 
 def paths(blocks: list[Block], class_words: bool) -> Paths:
@@ -65,11 +76,12 @@ def paths(blocks: list[Block], class_words: bool) -> Paths:
     computed once per element: a block costs a dictionary look-up, not a
     walk down from <body>. Class words are split only when asked for.
     """
-    root = (0, None, _NO_WORDS, -1)
+    root = (0, None, _NO_WORDS, -1, -1)
     # Elements compare and hash by identity (Element has eq=False).
-    memo: dict[Element, tuple[int, Element | None, frozenset[str], int]] = {}
+    memo: dict[Element, tuple[int, Element | None, frozenset[str], int, int]] = {}
     split: dict[str, frozenset[str]] = {}
     templates: dict[tuple[int, str, str], int] = {}
+    kinds: dict[tuple[int, str, str], int] = {}
     out = []
     for b in blocks:
         path = b.containers
@@ -80,7 +92,7 @@ def paths(blocks: list[Block], class_words: bool) -> Paths:
                 k -= 1
             info = memo[path[k]] if k >= 0 else root
             for el in path[k + 1:]:
-                mask, nearest, words, template = info
+                mask, nearest, words, template, of_kind = info
                 tag = el.tag
                 attrs = el.attrs
                 mask |= _CONTAINER_BITS.get(tag, 0)
@@ -94,12 +106,13 @@ def paths(blocks: list[Block], class_words: bool) -> Paths:
                             w.lower() for w in _PIECE.findall(names) if len(w) > 1)
                     if not own <= words:
                         words = words | own
-                template = templates.setdefault((template, tag, attrs.get("class", "")),
-                                                len(templates))
-                info = memo[el] = (mask, nearest, words, template)
+                classes = attrs.get("class", "")
+                template = templates.setdefault((template, tag, classes), len(templates))
+                of_kind = kinds.setdefault((of_kind, tag, kind(classes)), len(kinds))
+                info = memo[el] = (mask, nearest, words, template, of_kind)
         out.append(info)
-    masks, nearest, words, template_of = zip(*out) if out else ((), (), (), ())
-    return Paths(list(masks), list(nearest), list(words), list(template_of))
+    masks, nearest, words, template_of, kind_of = zip(*out) if out else ((), (), (), (), ())
+    return Paths(list(masks), list(nearest), list(words), list(template_of), list(kind_of))
 
 
 @dataclass(slots=True)

@@ -15,6 +15,7 @@ from victor.features.families import (
     document,
     duplicate,
     groups,
+    kind,
     link_density,
     nearest_text,
     path,
@@ -33,7 +34,7 @@ from victor.features.families import (
 # In table order: markup, content, document; the features beyond the thesis last.
 FAMILIES = (container, split, chars, tokens, sentence, duplicate, regexp, bullet, groups,
             position, document, class_words, link_density, depth, perplexity,
-            title, path, words_before, nearest_text,
+            title, path, kind, words_before, nearest_text,
             semantic, candidate, structured)
 
 KINDS = MappingProxyType({n: k for fam in FAMILIES for n, k in fam.FEATURES.items()})

@@ -2,6 +2,10 @@
 # template's lines, and the signals below.
 @include cleaneval
 
+# path.blocks and path.span over element kinds, where a kind merges paths
+# (victor/features/families/kind.py).
+kind.*                  [-1..1]
+
 # What HTML5, ARIA and schema.org say the block is, and whether it sits in
 # the page's main body of running text as readability would find it:
 # signals that mean the same on every site.
