@@ -76,12 +76,11 @@ def paths(blocks: list[Block], class_words: bool) -> Paths:
     computed once per element: a block costs a dictionary look-up, not a
     walk down from <body>. Class words are split only when asked for.
     """
-    root = (0, None, _NO_WORDS, -1, -1)
+    root = (0, None, _NO_WORDS, -1)
     # Elements compare and hash by identity (Element has eq=False).
-    memo: dict[Element, tuple[int, Element | None, frozenset[str], int, int]] = {}
+    memo: dict[Element, tuple[int, Element | None, frozenset[str], int]] = {}
     split: dict[str, frozenset[str]] = {}
     templates: dict[tuple[int, str, str], int] = {}
-    kinds: dict[tuple[int, str, str], int] = {}
     out = []
     for b in blocks:
         path = b.containers
@@ -92,7 +91,7 @@ def paths(blocks: list[Block], class_words: bool) -> Paths:
                 k -= 1
             info = memo[path[k]] if k >= 0 else root
             for el in path[k + 1:]:
-                mask, nearest, words, template, of_kind = info
+                mask, nearest, words, template = info
                 tag = el.tag
                 attrs = el.attrs
                 mask |= _CONTAINER_BITS.get(tag, 0)
@@ -106,13 +105,20 @@ def paths(blocks: list[Block], class_words: bool) -> Paths:
                             w.lower() for w in _PIECE.findall(names) if len(w) > 1)
                     if not own <= words:
                         words = words | own
-                classes = attrs.get("class", "")
-                template = templates.setdefault((template, tag, classes), len(templates))
-                of_kind = kinds.setdefault((of_kind, tag, kind(classes)), len(kinds))
-                info = memo[el] = (mask, nearest, words, template, of_kind)
+                template = templates.setdefault((template, tag, attrs.get("class", "")),
+                                                len(templates))
+                info = memo[el] = (mask, nearest, words, template)
         out.append(info)
-    masks, nearest, words, template_of, kind_of = zip(*out) if out else ((), (), (), (), ())
-    return Paths(list(masks), list(nearest), list(words), list(template_of), list(kind_of))
+    masks, nearest, words, template_of = zip(*out) if out else ((), (), (), ())
+    # A template's kind follows from its parent's: one step per distinct
+    # path, not per element. The dict keeps insertion order, parents first.
+    kind_of_template: list[int] = []
+    kinds: dict[tuple[int, str, str], int] = {}
+    for parent, tag, classes in templates:
+        up = kind_of_template[parent] if parent >= 0 else -1
+        kind_of_template.append(kinds.setdefault((up, tag, kind(classes)), len(kinds)))
+    return Paths(list(masks), list(nearest), list(words), list(template_of),
+                 [kind_of_template[t] if t >= 0 else -1 for t in template_of])
 
 
 @dataclass(slots=True)

@@ -20,8 +20,8 @@ def compute(ctx: Context) -> dict[str, np.ndarray]:
     if n == 0:
         return {"kind.blocks": np.zeros(0), "kind.span": np.zeros(0)}
     blocks = np.bincount(kinds)
-    pairs = np.unique(np.stack([kinds, templates], 1), axis=0)
-    paths_in = np.bincount(pairs[:, 0], minlength=len(blocks))
+    width = int(templates.max()) + 1
+    paths_in = np.bincount(np.unique(kinds * width + templates) // width, minlength=len(blocks))
     first, last = np.full(len(blocks), n), np.full(len(blocks), -1)
     np.minimum.at(first, kinds, np.arange(n))
     np.maximum.at(last, kinds, np.arange(n))
