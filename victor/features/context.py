@@ -66,7 +66,7 @@ def kind(classes: str) -> str:
     The items of a shop's grid or a blog's comment thread each add classes
     of their own (`post-15859`, `first`, `instock`, `even`) after the ones
     that say what they are."""
-    return " ".join([c for c in classes.split() if not any(ch.isdigit() for ch in c)][:2])
+    return " ".join([c for c in classes.split() if not any(map(str.isdigit, c))][:2])
 
 
 def paths(blocks: list[Block], class_words: bool) -> Paths:
