@@ -159,12 +159,16 @@ class Tagger:
                    for combo in combos]
             rows[:, j] = np.array(ids, np.intp)[index]
 
-        # Column by column, in the order a sum over each block's row of
-        # `rows` would add them: no n x columns x labels array is built.
+        # Label by label, each an n x columns gather summed along the
+        # columns in the order a sum over each block's row of `rows` would
+        # add them (rows is column-major, so the sum runs column after
+        # column): the same figures as a loop over the columns, in a few
+        # numpy calls instead of one a column.
         weights = table.vectors
-        scores = weights[rows[:, 0]] if columns else np.zeros((n, len(self.weights.labels)))
-        for j in range(1, columns):
-            scores += weights[rows[:, j]]
+        scores = np.zeros((n, len(self.weights.labels)))
+        if columns:
+            for label in range(scores.shape[1]):
+                scores[:, label] = weights[:, label][rows].sum(axis=1)
         state = self.weights.state
         for key, offset in self.expander.constant:
             if key in state:
@@ -215,7 +219,9 @@ class _WeightTable:
     def clear(self) -> None:
         self.index: dict = {}
         self.items: dict = {}  # column -> {bag item: row}, beside `index`
-        self.vectors = np.zeros((1024, self.width))
+        # Label-major in memory (Fortran order): _sum gathers one label's
+        # weights for every block and column at once from a contiguous run.
+        self.vectors = np.zeros((1024, self.width), order="F")
         self.size = 1
 
     def __len__(self) -> int:
@@ -275,7 +281,9 @@ class _WeightTable:
 
     def _room(self, rows: int) -> None:
         while rows > len(self.vectors):
-            self.vectors = np.concatenate([self.vectors, np.zeros_like(self.vectors)])
+            grown = np.zeros((2 * len(self.vectors), self.width), order="F")
+            grown[:len(self.vectors)] = self.vectors
+            self.vectors = grown
 
 
 def viterbi(scores: np.ndarray, transition: np.ndarray) -> list[int]:
