@@ -65,7 +65,7 @@ def test_the_default_is_a_crf_and_a_second_pass_and_article_its_higher_bars(gene
 
 
 def test_the_shipped_trees_were_trained_on_every_annotated_page_as_researched():
-    """docs/second-pass.md: 300 rounds of 63 leaves at rate 0.05, blocks
+    """docs/second-pass.md: 100 rounds of 31 leaves at rate 0.15, blocks
     weighted by their words, over the general config's held-out first pass
     of every annotated page of data/."""
     model = load_config("general").second_pass.model

@@ -104,3 +104,26 @@ def test_a_file_that_is_no_lightgbm_model_is_one_line(tmp_path) -> None:
         Cleaner(path)
     assert str(e.value).startswith(f"{tmp_path / 'notes.lgbm'}: not a LightGBM model (")
     assert "\n" not in str(e.value)
+
+
+def test_a_model_of_several_boosters_gives_their_mean(tmp_path) -> None:
+    """The shipped trees are boosters of several seeds, one after another in
+    one file; each page's probabilities are their mean. Cut into files of
+    one booster each, they give the parts of that mean."""
+    import numpy as np
+
+    from victor.cleaner import Cleaner
+    from victor.rescoring import probabilities, split_models
+
+    shipped = Cleaner("general")
+    parts = split_models(shipped.config.second_pass.model.read_text(encoding="utf-8"))
+    assert len(parts) > 1
+    result = shipped.label(shipped.read((ROOT / "data" / "dragnet" / "R28.html").read_bytes()))
+    each = []
+    for i, part in enumerate(parts):
+        (tmp_path / f"one{i}.lgbm").write_text(part, encoding="utf-8")
+        one = Cleaner(written(tmp_path, GOOD.replace("general-second-pass", f"./one{i}.lgbm"),
+                              f"one{i}.yaml"))
+        each.append(probabilities(result, one.second_pass))
+    assert np.allclose(probabilities(result, shipped.second_pass), np.mean(each, axis=0))
+    assert not np.allclose(each[0], each[1])

@@ -23,6 +23,7 @@ LightGBM is imported by `load` alone, so that a config without
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -43,12 +44,13 @@ EARLY_STOP_EVERY = 10
 
 @dataclass(frozen=True)
 class SecondPass:
-    """A loaded second pass: its trees, the first-pass columns they read
-    after PAGE_FEATURES (from the model's own feature names, so that a
-    model and the columns it is fed cannot drift apart), and the config's
-    settings (its bars, `--favor`'s bars and the early-stopping margin)."""
+    """A loaded second pass: its boosters (the same trees' settings, each of
+    another random draw), the first-pass columns they read after
+    PAGE_FEATURES (from the model's own feature names, so that a model and
+    the columns it is fed cannot drift apart), and the config's settings
+    (its bars, `--favor`'s bars and the early-stopping margin)."""
 
-    booster: Any  # lightgbm.Booster
+    boosters: tuple[Any, ...]  # lightgbm.Booster
     first: tuple[str, ...]
     settings: SecondPassSettings
 
@@ -78,17 +80,37 @@ def load(settings: SecondPassSettings) -> SecondPass:
         raise VictorError(f"{path}: no such second-pass model (train one with "
                           "learn.py --second-pass)")
     try:
-        booster = lightgbm.Booster(model_str=path.read_text(encoding="utf-8"))
+        boosters = tuple(lightgbm.Booster(model_str=part) for part in split_models(
+            path.read_text(encoding="utf-8")))
     except (lightgbm.basic.LightGBMError, UnicodeDecodeError, ValueError) as e:
         first_line = str(e).strip().splitlines()[0] if str(e).strip() else "unreadable"
         raise VictorError(f"{path}: not a LightGBM model ({first_line})") from None
-    names = booster.feature_name()
+    names = boosters[0].feature_name()
     first = names[len(PAGE_FEATURES):]
     if (tuple(names[:len(PAGE_FEATURES)]) != PAGE_FEATURES
-            or not all(name.startswith(FIRST_PREFIX) for name in first)):
+            or not all(name.startswith(FIRST_PREFIX) for name in first)
+            or any(b.feature_name() != names for b in boosters)):
         raise VictorError(f"{path}: its features are not the second pass's page features "
                           "(victor/rescoring/features.py); retrain it")
-    return SecondPass(booster, tuple(name[len(FIRST_PREFIX):] for name in first), settings)
+    return SecondPass(boosters, tuple(name[len(FIRST_PREFIX):] for name in first), settings)
+
+
+def split_models(text: str) -> list[str]:
+    """A second-pass model file's boosters: LightGBM text models one after
+    another, each opening with its line `tree`."""
+    parts = [part for part in re.split(r"(?m)^(?=tree$)", text) if part.strip()]
+    if not parts or not all(part.startswith("tree\n") for part in parts):
+        raise ValueError("no LightGBM text model in it")
+    return parts
+
+
+def mean_probability(boosters: Sequence[Any], x: np.ndarray,
+                     options: Mapping[str, Any]) -> np.ndarray:
+    """The boosters' mean probability: trees of several random draws
+    (LightGBM's row and column sampling) agree better with each other than
+    any one does with the next draw (docs/second-pass.md, "Steadier
+    trees")."""
+    return np.mean([b.predict(x, **options) for b in boosters], axis=0)
 
 
 def matrix(result, first: Sequence[str]) -> np.ndarray:
@@ -120,7 +142,8 @@ def probabilities(result, second: SecondPass) -> np.ndarray:
     """Each block's second-pass probability of being content."""
     if not result.labels:
         return np.zeros(0)
-    return second.booster.predict(matrix(result, second.first), **second.predict_options())
+    return mean_probability(second.boosters, matrix(result, second.first),
+                            second.predict_options())
 
 
 def relabel(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],

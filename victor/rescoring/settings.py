@@ -6,10 +6,10 @@ config file rather than a traceback on the first page:
       model: general-second-pass   # victor/models/general-second-pass.lgbm, or a path
       keep: 0.35                   # a kept block stays at this probability or more
       add: 0.3                     # a dropped block comes back at this or more
-      early-stop: 3                # LightGBM's prediction early stopping margin, or null
+      early-stop: 4                # LightGBM's prediction early stopping margin, or null
       favor:                       # optional: --favor's bars, each both keep and add
         precision: 0.6
-        recall: 0.2
+        recall: 0.15
 """
 
 from __future__ import annotations

@@ -8,10 +8,11 @@ of the 5 site folds that did not see it. Each page is read again here as
 the cleaner reads it (its blocks, the first pass's feature columns), and
 must line up with the run block for block (the run's gold labels equal).
 
-One booster over every page (docs/second-pass.md, "Larger trees": 300
-rounds of 63 leaves at learning rate 0.05, blocks weighted by their words;
-the rest as research/second_pass.py's PARAMS), written as a LightGBM text
-model, with a JSON note beside it of what it was trained from.
+Two boosters over every page, each of another seed, with the research
+winner's settings (docs/second-pass.md: 100 rounds, 31 leaves, learning rate
+0.15, blocks weighted by their words; the rest as research/second_pass.py's
+PARAMS), written as LightGBM text models one after another, with a JSON note
+beside them of what they were trained from.
 
 The run's labels are those after code, tables and lists are kept whole
 (`decoding.whole`), and the cleaner feeds the trees its labels after the
@@ -26,7 +27,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -35,18 +36,17 @@ from victor.annotation import load_training_page
 from victor.config import Config
 from victor.errors import VictorError, import_extra, read_utf8
 from victor.labels import OTHER
-from victor.rescoring import page_paths, predict_options, relabel
+from victor.rescoring import mean_probability, page_paths, predict_options, relabel
 from victor.rescoring.features import fast_features, feature_names, first_columns
 from victor.training.dataset import Example
 
-# One booster. At 100 rounds of 31 leaves one random draw (LightGBM's row
-# and column sampling) moved Dragnet's held-out F1 over 0.010, and two of
-# them were averaged (docs/second-pass.md, "Steadier trees"); at 300 rounds
-# of 63 leaves and a third of the learning rate, three draws spread over
-# 0.0014, and each gained on every collection over the averaged two
-# ("Larger trees").
-ROUNDS = 300
-PARAMS = dict(objective="binary", learning_rate=0.05, num_leaves=63, min_data_in_leaf=200,
+ROUNDS = 100
+# Boosters of as many seeds, their probabilities averaged: one draw moved
+# Dragnet's held-out F1 over 0.010, the mean of any two of five draws
+# 0.003 (docs/second-pass.md, "Steadier trees"); each booster more is a
+# millisecond a page that the default config's speed cannot spare.
+SEEDS = 2
+PARAMS = dict(objective="binary", learning_rate=0.15, num_leaves=31, min_data_in_leaf=200,
               feature_fraction=0.7, bagging_fraction=0.7, bagging_freq=1, lambda_l2=1.0,
               verbose=-1, seed=0)
 # The first pass's feature columns the trees do not read: a bag of class
@@ -108,18 +108,20 @@ def first_names(pages: Sequence[RunPage]) -> list[str]:
     return sorted({n for pg in pages for n in pg.columns.names} - LEFT_OUT)
 
 
-def _booster(pages: Sequence[RunPage], names: Sequence[str], rounds: int,
-             threads: int) -> tuple[Any, int]:
-    """The booster over `pages` (the trees' matrix: PAGE_FEATURES, then
-    the first-pass columns `names`), blocks weighted by their words; and
-    the number of blocks."""
+def _boosters(pages: Sequence[RunPage], names: Sequence[str], rounds: int,
+              threads: int) -> tuple[list, int]:
+    """SEEDS boosters over `pages` (the trees' matrix: PAGE_FEATURES, then
+    the first-pass columns `names`), blocks weighted by their words, each of
+    another seed; and the number of blocks."""
     lightgbm = import_extra("lightgbm", None, "training the second pass")
     X = np.vstack([matrix(pg, names) for pg in pages])
     y = np.concatenate([pg.content for pg in pages])
     weight = np.concatenate([pg.words for pg in pages])
-    return lightgbm.train({**PARAMS, "num_threads": threads},
-                          lightgbm.Dataset(X, y, weight=weight, feature_name=feature_names(names),
-                                           free_raw_data=True), rounds), len(X)
+    # A Dataset a seed: its bins are drawn with the seed too.
+    return [lightgbm.train({**PARAMS, "seed": seed, "num_threads": threads},
+                           lightgbm.Dataset(X, y, weight=weight, feature_name=feature_names(names),
+                                            free_raw_data=True), rounds)
+            for seed in range(SEEDS)], len(X)
 
 
 def matrix(pg: RunPage, names: Sequence[str]) -> np.ndarray:
@@ -142,11 +144,11 @@ def train_second_pass(annos: Sequence[str], run_path: str | Path, config: Config
     pages = [run_page(a, run[_key(a)], config, selected) for a in annos]
     names = first_names(pages)
     print(f"{len(pages)} pages read in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    booster, blocks = _booster(pages, names, rounds, threads)
-    files.write_atomic(output, booster.model_to_string())
+    boosters, blocks = _boosters(pages, names, rounds, threads)
+    files.write_atomic(output, "".join(b.model_to_string() for b in boosters))
     note = {"first_pass_config": config.name, "run": str(run_path),
             "run_sha256": hashlib.sha256(Path(run_path).read_bytes()).hexdigest(),
-            "pages": len(pages), "blocks": blocks, "rounds": rounds,
+            "pages": len(pages), "blocks": blocks, "rounds": rounds, "seeds": SEEDS,
             "params": PARAMS, "weight": "words", "features": feature_names(names),
             "seconds": round(time.perf_counter() - started, 1)}
     output.with_name(output.name + ".json").write_text(json.dumps(note, indent=1) + "\n",
@@ -166,11 +168,12 @@ def cross_fitted(pages: Sequence[RunPage], fold: Sequence[int], early_stop: floa
     names = first_names(pages)
     out: list[np.ndarray] = [np.zeros(0)] * len(pages)
     for k in sorted(set(fold)):
-        booster, _ = _booster([pg for pg, f in zip(pages, fold) if f != k], names, rounds,
-                              threads)
+        boosters, _ = _boosters([pg for pg, f in zip(pages, fold) if f != k], names, rounds,
+                                threads)
         for i, f in enumerate(fold):
             if f == k:
-                out[i] = booster.predict(matrix(pages[i], names), **predict_options(early_stop))
+                out[i] = mean_probability(boosters, matrix(pages[i], names),
+                                          predict_options(early_stop))
     return out
 
 
