@@ -112,9 +112,9 @@ def test_cleaning_decodes_a_real_page_by_these_rules(config):
         expected = kept_whole(expected)
         first = Result(result.page, expected, result.columns, result.scores, cleaner.model)
         second = cleaner.second_pass
-        expected = rescoring.relabel(expected, result.marginals,
-                                     rescoring.probabilities(first, second),
-                                     second.settings.keep, second.settings.add)
+        expected = rescoring.decide(expected, result.marginals,
+                                    rescoring.probabilities(first, second), texts,
+                                    second.settings)
     assert (result.labels, result.fallback) == (kept_whole(expected), floored)
 
 

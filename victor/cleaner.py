@@ -257,9 +257,9 @@ class Cleaner:
             # `--favor` moves the trees' bars where the config gives them.
             second = self.second_pass
             result.labels = kept_whole(result.labels)
-            result.labels = rescoring.relabel(result.labels, result.marginals,
-                                              rescoring.probabilities(result, second),
-                                              *second.settings.bars(favor))
+            result.labels = rescoring.decide(result.labels, result.marginals,
+                                             rescoring.probabilities(result, second),
+                                             result.texts, second.settings, favor)
             if favor in second.settings.favor:
                 favor = None
         if favor is not None:

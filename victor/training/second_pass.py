@@ -36,7 +36,7 @@ from victor.annotation import load_training_page
 from victor.config import Config
 from victor.errors import VictorError, import_extra, read_utf8
 from victor.labels import OTHER
-from victor.rescoring import mean_probability, page_paths, predict_options, relabel
+from victor.rescoring import decide, mean_probability, page_paths, predict_options
 from victor.rescoring.features import fast_features, feature_names, first_columns
 from victor.training.dataset import Example
 
@@ -199,7 +199,7 @@ def second_pass_labels(predictions: Sequence, examples: Mapping[str, Example],
                        q: Sequence[np.ndarray], config: Config) -> dict[str, list[str]]:
     """Each held-out page's labels once `config`'s second pass has decided
     again from its probabilities `q` (held_out_probabilities): the config's
-    bars (rescoring.relabel), then code, tables and lists kept whole, as the
+    bars (rescoring.decide), then code, tables and lists kept whole, as the
     cleaner does after the second pass. Configs that share trees (the
     default and article configs) share `q`."""
     settings = config.second_pass
@@ -208,7 +208,7 @@ def second_pass_labels(predictions: Sequence, examples: Mapping[str, Example],
     out = {}
     for p, prob in zip(predictions, q):
         e = examples[p.name]
-        labels = relabel(p.labels, p.marginals, prob, settings.keep, settings.add)
+        labels = decide(p.labels, p.marginals, prob, e.texts, settings)
         out[p.name] = decoding.whole(e.texts, labels, p.content, e.units, config.unit_share,
                                      e.lists, config.list_share)
     return out
