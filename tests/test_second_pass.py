@@ -57,10 +57,9 @@ def test_the_default_is_a_crf_and_a_second_pass_and_article_its_higher_bars(gene
     assert settings(article.config) == settings(general.config)
     assert first.second_pass is None
     assert article.config.second_pass.model == general.config.second_pass.model
-    # The article config's one bar for every page lies above the lowest
-    # bar the default's pages may have.
-    low = general.second_pass.settings.page_bar[0]
-    assert article.second_pass.settings.keep > low and article.second_pass.settings.add > low
+    assert article.second_pass.settings.keep > general.second_pass.settings.keep
+    assert article.second_pass.settings.add > general.second_pass.settings.add
+    assert article.second_pass.settings.page_floor is None
     # The trees read the first pass's columns the general config computes.
     result = first.clean(read_input(str(DRAGNET / "R28.html")))
     assert set(general.second_pass.first) == set(result.columns.names) - {"class-words"}

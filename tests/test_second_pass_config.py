@@ -18,7 +18,8 @@ from victor.rescoring import bars
 # second pass whose settings the tests vary.
 HEAD = "base: general\ntemplate: general\nmodel: general\n"
 GOOD = "second-pass:\n  model: general-second-pass\n  keep: 0.35\n  add: 0.3\n  early-stop: 4\n"
-PAGE_BAR = "second-pass:\n  model: general-second-pass\n  page-bar: [0.2, 0.6]\n  early-stop: 4\n"
+FLOOR = ("second-pass:\n  model: general-second-pass\n  keep: 0.6\n  add: 0.6\n  page-floor: 0.2\n"
+         "  early-stop: 4\n")
 
 
 def written(tmp_path, text: str, name: str = "mine.yaml"):
@@ -32,33 +33,35 @@ def test_the_key_is_read_with_the_config(tmp_path) -> None:
     assert second is not None
     assert (second.model, second.keep, second.add, second.early_stop) == (
         MODEL_DIR / "general-second-pass.lgbm", 0.35, 0.3, 4.0)
-    # The base's page-bar gives way to the fixed bars the config names,
-    # and its fixed bars to a page-bar.
-    assert second.page_bar is None
-    assert load_config(written(tmp_path, PAGE_BAR, "other.yaml")).second_pass.keep is None
-    # --favor's bars come from the base config unless the config names its own.
+    # --favor's bars and the page floor come from the base config unless
+    # the config names its own.
     assert second.favor == load_config("general").second_pass.favor
+    assert second.page_floor == load_config("general").second_pass.page_floor
+    unfloored = load_config(written(tmp_path, GOOD + "  page-floor: null\n", "bare.yaml"))
     q, texts = [0.9, 0.32, 0.1], ["a b", "c d e", "f"]
-    assert bars(second, None, q, texts) == (0.35, 0.3)
+    assert bars(unfloored.second_pass, None, q, texts) == (0.35, 0.3)
     favored = load_config(written(tmp_path, GOOD + "  favor: {precision: 0.6}\n")).second_pass
     assert bars(favored, "precision", q, texts) == (0.6, 0.6)
-    assert bars(favored, "recall", q, texts) == bars(favored, None, q, texts) == (0.35, 0.3)
 
 
-def test_a_page_bar_is_each_pages_own_within_its_limits(tmp_path) -> None:
-    """With `page-bar`, each page is cut where its expected word F1 is
-    highest: a page whose few likely words sit among many middling ones
-    keeps the middling ones too, a page whose content is certain keeps
-    what is certain, and the bar stays between the two limits."""
-    second = load_config(written(tmp_path, PAGE_BAR)).second_pass
-    assert second.page_bar == (0.2, 0.6) and second.keep is None
+def test_a_page_floor_lets_each_page_lower_the_bars_to_its_own(tmp_path) -> None:
+    """With `page-floor`, each page may lower keep and add to where its
+    expected word F1 is highest: a page whose few likely words sit among
+    many middling ones keeps the middling ones too, a page whose content
+    is certain keeps the config's bars, and no bar goes under the floor."""
+    second = load_config(written(tmp_path, FLOOR)).second_pass
+    assert second.page_floor == 0.2
     words = ["w " * 10, "w " * 100, "w " * 100, "w " * 100, "w " * 50]
     middling = bars(second, None, [0.9, 0.3, 0.3, 0.3, 0.01], words)
     assert middling == (0.3, 0.3)
     certain = bars(second, None, [0.99, 0.95, 0.02, 0.02, 0.01], words)
     assert certain == (0.6, 0.6)
     hopeless = bars(second, None, [0.12, 0.1, 0.05, 0.02, 0.01], words)
-    assert hopeless[0] >= 0.2
+    assert min(hopeless) >= 0.2
+    # A sea of boilerplate where early stopping leaves it (0.12, under the
+    # floor) does not pull the bar down onto the middling blocks.
+    sea = bars(second, None, [0.9, 0.3, 0.12], ["w " * 10, "w " * 100, "w " * 5000])
+    assert sea == (0.3, 0.3)
     # --favor's fixed bars still win over the page's.
     assert bars(second, "precision", [0.9, 0.3, 0.3, 0.3, 0.01], words) == (0.6, 0.6)
 
@@ -70,20 +73,16 @@ def test_a_config_without_the_key_or_with_null_has_no_second_pass(tmp_path) -> N
 
 
 @pytest.mark.parametrize("text, why", [
-    ("second-pass: [0.35, 0.3]", "must be a mapping with model, page-bar or keep and add, early-stop and favor, or null, not list"),
-    ("second-pass:\n  model: m\n  keep: 1.5\n  add: 0.3\n",
-     "'keep' must be a probability between 0 and 1 (or give page-bar instead)"),
-    ("second-pass:\n  model: m\n  keep: 0.35\n  add: yes\n",
-     "'add' must be a probability between 0 and 1 (or give page-bar instead)"),
-    ("second-pass:\n  model: m\n  page-bar: [0.6, 0.2]\n", "'page-bar' must be two probabilities, the lower first"),
-    ("second-pass:\n  model: m\n  page-bar: 0.3\n", "'page-bar' must be two probabilities, the lower first"),
-    ("second-pass:\n  model: m\n  page-bar: [0.2, 0.4]\n  keep: 0.35\n",
-     "'keep' and 'page-bar' exclude each other: name one"),
+    ("second-pass: [0.35, 0.3]", "must be a mapping with model, keep, add, page-floor, early-stop and favor, or null, not list"),
+    ("second-pass:\n  model: m\n  keep: 1.5\n  add: 0.3\n", "'keep' must be a probability between 0 and 1"),
+    ("second-pass:\n  model: m\n  keep: 0.35\n  add: yes\n", "'add' must be a probability between 0 and 1"),
+    ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  page-floor: 0.32\n",
+     "'page-floor' must be a probability no higher than keep and add, or null"),
     ("second-pass:\n  model:\n  keep: 0.35\n  add: 0.3\n", "'model' must be a second-pass model's name or path"),
     ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  early-stop: -4\n",
      "'early-stop' must be a positive margin (LightGBM's pred_early_stop_margin), or null for every tree"),
     ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  rounds: 100\n",
-     "unknown key 'rounds'; known keys: model, page-bar, keep, add, early-stop, favor"),
+     "unknown key 'rounds'; known keys: model, keep, add, page-floor, early-stop, favor"),
     ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  favor: 0.6\n",
      "'favor' must map precision and recall to probabilities"),
     ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  favor: {speed: 0.6}\n",

@@ -106,7 +106,7 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "floor-share": ((int, float), "a share between 0 and 1"),
     "unit-share": ((int, float, type(None)), "a probability between 0 and 1, or null"),
     "list-share": ((int, float, type(None)), "a probability between 0 and 1, or null"),
-    "second-pass": ((dict, type(None)), "a mapping with model, page-bar or keep and add, early-stop and favor, or null"),
+    "second-pass": ((dict, type(None)), "a mapping with model, keep, add, page-floor, early-stop and favor, or null"),
 }
 _REQUIRED = ("tag-delete", "crf-features")
 
@@ -155,25 +155,10 @@ def _read(path: Path, seen: tuple[Path, ...]) -> dict[str, Any]:
     merged.pop("model", None)
     for key, value in raw.items():
         if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            base = merged[key]
-            if key == "second-pass":
-                base = _without_other_bars(base, value)
-            merged[key] = {**base, **value}
+            merged[key] = {**merged[key], **value}
         else:
             merged[key] = value
     return merged
-
-
-def _without_other_bars(base: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
-    """The base's second-pass settings less its bars of the kind the config
-    does not use: a config that names `keep` and `add` means one bar for
-    every page even where its base cuts each page at its own (`page-bar`),
-    and the other way round."""
-    if "page-bar" in own:
-        return {k: v for k, v in base.items() if k not in ("keep", "add")}
-    if "keep" in own or "add" in own:
-        return {k: v for k, v in base.items() if k != "page-bar"}
-    return base
 
 
 def from_model(model: str | Path, metadata: dict[str, Any]) -> Config:
@@ -339,11 +324,10 @@ def decoding_settings(config: Config) -> dict[str, Any]:
         # the package's own trees by name, wherever the package is installed
         shipped = second.model.parent == MODEL_DIR
         out["second-pass"] = {"model": second.model.stem if shipped else str(second.model),
+                              "keep": second.keep, "add": second.add,
                               "early-stop": second.early_stop}
-        if second.page_bar is not None:
-            out["second-pass"]["page-bar"] = list(second.page_bar)
-        else:
-            out["second-pass"].update(keep=second.keep, add=second.add)
+        if second.page_floor is not None:
+            out["second-pass"]["page-floor"] = second.page_floor
         if second.favor:
             out["second-pass"]["favor"] = dict(second.favor)
     return out

@@ -157,16 +157,17 @@ def decide(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
 
 def bars(settings: SecondPassSettings, favor: str | None, q: Sequence[float],
          texts: Sequence[str]) -> tuple[float, float]:
-    """(keep, add) for a page: `--favor`'s bar, else the page's own bar
-    (page_bar) where the config names `page-bar`, else its fixed bars."""
+    """(keep, add) for a page: `--favor`'s bar where the config gives one,
+    else the config's bars, each lowered to the page's own bar (page_bar)
+    where the config names a `page-floor`."""
     bar = settings.favor.get(favor) if favor is not None else None
-    if bar is None and settings.page_bar is not None:
-        words = np.fromiter(map(len, map(str.split, texts)), dtype=np.float64, count=len(texts))
-        bar = page_bar(np.asarray(q, dtype=np.float64), words, *settings.page_bar)
-    if bar is None:
-        assert settings.keep is not None and settings.add is not None  # checked with the config
+    if bar is not None:
+        return bar, bar
+    if settings.page_floor is None:
         return settings.keep, settings.add
-    return bar, bar
+    words = np.fromiter(map(len, map(str.split, texts)), dtype=np.float64, count=len(texts))
+    own = page_bar(np.asarray(q, dtype=np.float64), words, settings.page_floor, settings.keep)
+    return min(own, settings.keep), min(own, settings.add)
 
 
 def page_bar(q: np.ndarray, words: np.ndarray, low: float, high: float) -> float:
@@ -176,19 +177,24 @@ def page_bar(q: np.ndarray, words: np.ndarray, low: float, high: float) -> float
     over (their words + sum(q * words over the page)). One bar for every
     page is too high where the content is small among many middling
     blocks (a product's few lines, a listing's short entries); WCXB's
-    score is a mean over pages, and a page's own bar gained 0.0046 of its
+    score is a mean over pages, and a page's own bar gained it 0.0035 of
     bag-of-words F1 on held-out sites (docs/second-pass.md, "A bar for
-    each page"). Held between `low` and `high`: the trees' probabilities
-    are not calibrated enough to be trusted at the extremes, and a bar
-    raised above the one it replaced dropped headlines, which word F1
-    barely sees. A page the trees expect no content on gets `high`."""
-    expected = float(np.dot(q, words))
+    each page").
+
+    Held between `low` and `high`: a bar raised above the config's own
+    dropped headlines, which word F1 barely sees. Blocks under `low`
+    count for nothing in the page's expected content: that is where the
+    trees' early stopping leaves boilerplate, at a probability that is a
+    margin, not a frequency, and counted it lowered the bar on pages of
+    much boilerplate (Dragnet's articles kept their comments). A page the
+    trees expect no content on gets `high`."""
+    counted = np.where(q >= low, q, 0.0)
+    expected = float(np.dot(counted, words))
     if expected <= 0:
         return high
     order = np.argsort(-q, kind="stable")
-    f1 = 2 * np.cumsum(q[order] * words[order]) / (np.cumsum(words[order]) + expected)
+    f1 = 2 * np.cumsum(counted[order] * words[order]) / (np.cumsum(words[order]) + expected)
     return float(min(max(q[order][int(np.argmax(f1))], low), high))
-
 
 def relabel(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
             q: Sequence[float], keep: float, add: float) -> list[str]:
