@@ -139,6 +139,8 @@ def test_a_config_with_an_unknown_key(model, tmp_path):
      "must be a share between 0 and 1, not NoneType"),
     ("keep-above: 0.3", "keep-above: 0.3\nlist-share: 1.2", "list-share",
      "must be a probability between 0 and 1, or null"),
+    ("keep-above: 0.3", "keep-above: 0.3\nrepeat-words: 0", "repeat-words",
+     "must be a number of words, at least 1, or null"),
 ])
 def test_a_config_with_a_wrong_typed_value(model, tmp_path, old, new, key, why):
     config = edited_config(tmp_path, old, new)

@@ -16,7 +16,8 @@ from victor.decoding.calibration import content_probabilities
 from victor import rescoring
 from victor.cleaner import Cleaner, Result
 from victor.config import shipped_configs
-from victor.decoding import content_label, decode, keep_likely, list_units, units, whole
+from victor.decoding import (content_label, decode, drop_repeats, keep_likely, list_units,
+                             units, whole)
 from victor.batch.inputs import read_input
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,7 +94,8 @@ def test_cleaning_decodes_a_real_page_by_these_rules(config):
     marginals with the config's keep-above and floor-share, which
     cross-validation uses too (victor.training.crossval.score_fold), then,
     for a config with a second pass, code, tables and lists kept whole and
-    the second pass over those labels, then kept whole again."""
+    the second pass over those labels, then kept whole again; last, text
+    the page gives twice is dropped (repeat-words)."""
     cleaner = Cleaner(config)
     page = WCXB / "0147.html.gz"
     result = cleaner.clean(read_input(str(page)), str(page))
@@ -115,7 +117,8 @@ def test_cleaning_decodes_a_real_page_by_these_rules(config):
         expected = rescoring.decide(expected, result.marginals,
                                     rescoring.probabilities(first, second), texts,
                                     second.settings)
-    assert (result.labels, result.fallback) == (kept_whole(expected), floored)
+    expected = drop_repeats(texts, kept_whole(expected), config.repeat_words)
+    assert (result.labels, result.fallback) == (expected, floored)
 
 
 def test_the_folds_decode_a_page_as_the_cleaner_does():
@@ -144,3 +147,66 @@ def test_the_folds_decode_a_page_as_the_cleaner_does():
     decoded, _ = decode(path, result.marginals, cleaner.config.keep_above,
                         cleaner.config.floor_share)
     assert fold.predictions[0].labels == result.labels != decoded
+
+
+def test_text_the_page_gives_twice_is_given_once():
+    """WCXB 4379, a shop's guide to carry-on luggage, carries its article
+    twice (a second copy for another layout); its gold has it once, and so
+    does the default config's output. Without `repeat-words` the second
+    copy is kept too."""
+    from dataclasses import replace
+
+    from victor.config import load_config
+
+    page = read_input(str(WCXB / "4379.html.gz"))
+    paragraph = "Carry-on luggage is your travel companion, designed to hold"
+    gold = (WCXB / "4379.txt").read_text(encoding="utf-8")
+    cleaner = Cleaner("general")
+    result = cleaner.clean(page, "4379")
+    assert sum(paragraph in t for t in result.texts) == 2
+    assert gold.count(paragraph) == result.text().count(paragraph) == 1
+    both = Cleaner(replace(load_config("general"), repeat_words=None)).clean(page, "4379")
+    assert both.text().count(paragraph) == 2
+
+
+# Blocks of a forum thread: a post quoted in the reply below it.
+THREAD = [
+    "Has anyone flown with a folding bike as carry-on luggage?",
+    "I did last spring, the airline measured it at the gate.",
+    "Has anyone flown with a folding bike as carry-on luggage?",
+    "Yes, twice, folded in a soft bag it passed every time.",
+]
+
+
+def test_a_quoted_post_stays():
+    assert drop_repeats(THREAD, ["p"] * 4, 5) == ["p"] * 4
+
+
+def test_a_long_run_of_repeated_blocks_goes_and_the_first_copy_stays():
+    article = [f"Paragraph {i} of the article, told in a few more words." for i in range(6)]
+    texts = ["Menu", *article, "Share this", *article]
+    labels = ["o", *["p"] * 6, "o", *["p"] * 6]
+    out = drop_repeats(texts, labels, 30)
+    assert out == ["o", *["p"] * 6, "o", *["o"] * 6]
+    assert drop_repeats(texts, labels, None) == labels
+
+
+def test_a_run_too_short_in_words_or_blocks_stays():
+    article = [f"Paragraph {i} of the article, told in a few more words." for i in range(6)]
+    texts = article + article
+    labels = ["p"] * 12
+    assert drop_repeats(texts, labels, 100) == labels  # 6 blocks of 11 words: 66
+    assert drop_repeats(texts[:10], labels[:10], 30) == labels[:10]  # 4 blocks
+
+
+def test_a_repeated_copy_counts_only_as_kept_and_new_text_breaks_a_run():
+    article = [f"Paragraph {i} of the article, told in a few more words." for i in range(6)]
+    dropped_first = drop_repeats(article + article, ["o"] * 6 + ["p"] * 6, 30)
+    assert dropped_first == ["o"] * 6 + ["p"] * 6
+    broken = article + article[:3] + ["A new paragraph."] + article[3:]
+    assert drop_repeats(broken, ["p"] * 13, 30) == ["p"] * 13
+
+
+def test_line_numbers_of_a_code_listing_given_twice_stay():
+    numbers = [str(i) for i in range(1, 301)]
+    assert drop_repeats(numbers + numbers, ["p"] * 600, 200) == ["p"] * 600

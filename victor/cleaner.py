@@ -269,6 +269,8 @@ class Cleaner:
         if self.threshold is not None:
             result.labels = decoding.above_threshold(result.labels, result.content,
                                                      self.threshold)
+        result.labels = decoding.drop_repeats(result.texts, result.labels,
+                                              self.config.repeat_words)
         return result
 
 

@@ -80,6 +80,9 @@ class Config:
     # victor.decoding.whole_lists: a list's dropped items come back when its
     # content probability reaches this; None leaves lists to the labels.
     list_share: float | None = None
+    # victor.decoding.drop_repeats: a run of kept blocks that repeats the
+    # page's earlier kept text is dropped from this many words; None: kept.
+    repeat_words: int | None = None
     # victor/rescoring/: trees that decide again after decoding; None: none.
     second_pass: second_pass_settings.SecondPassSettings | None = None
     # The config the model was trained for (victor.crf.load_model checks
@@ -106,6 +109,7 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "floor-share": ((int, float), "a share between 0 and 1"),
     "unit-share": ((int, float, type(None)), "a probability between 0 and 1, or null"),
     "list-share": ((int, float, type(None)), "a probability between 0 and 1, or null"),
+    "repeat-words": ((int, type(None)), "a number of words, at least 1, or null"),
     "second-pass": ((dict, type(None)), "a mapping with model, keep, add, page-floor, early-stop and favor, or null"),
 }
 _REQUIRED = ("tag-delete", "crf-features")
@@ -225,6 +229,9 @@ def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
         if isinstance(share, bool) or (share is not None and not 0 <= share <= 1):
             raise bad(key, "must be a probability between 0 and 1, or null")
         shares[key] = None if share is None else float(share)
+    repeat_words = raw.get("repeat-words")
+    if isinstance(repeat_words, bool) or (repeat_words is not None and repeat_words < 1):
+        raise bad("repeat-words", "must be a number of words, at least 1, or null")
     crf = dict(raw.get("crf", {}))
     check_params(crf, f"{path}: key 'crf'")
     for i, f in enumerate(raw["crf-features"]):
@@ -265,6 +272,7 @@ def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
         floor_share=float(floor_share),
         unit_share=shares["unit-share"],
         list_share=shares["list-share"],
+        repeat_words=repeat_words,
         second_pass=second,
         model_config=(model_name.removesuffix(".crfsuite") if "/" not in model_name
                       else path.stem),
@@ -319,6 +327,8 @@ def decoding_settings(config: Config) -> dict[str, Any]:
         out["unit-share"] = config.unit_share
     if config.list_share is not None:
         out["list-share"] = config.list_share
+    if config.repeat_words is not None:
+        out["repeat-words"] = config.repeat_words
     second = config.second_pass
     if second is not None:
         # the package's own trees by name, wherever the package is installed

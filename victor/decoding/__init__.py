@@ -19,6 +19,9 @@ Then `whole_units`: a code block and a data table are kept or dropped as
 one, never a table's header without its rows or half of a listing. And
 `whole_lists`: the items a list's likely content leaves out come back, so
 that a kept list is the page's list, not some of its items.
+
+Last, `drop_repeats`: a page that carries its text twice (a hidden tab, a
+mobile or print copy of the article) gives it once.
 """
 
 from __future__ import annotations
@@ -247,3 +250,50 @@ def whole_lists(page, labels: Sequence[str], content: Sequence[float],
     lists, where the caller has them already."""
     return _decided([b.text for b in page.blocks], labels, content, share,
                     list_units(page.blocks) if found is None else found, "l", False)
+
+
+# A repeated run must hold at least this many kept blocks of REPEAT_WORDS
+# words or more, so that a quoted post or a repeated caption stays; and
+# shorter blocks count for nothing, as a code listing's line numbers and
+# closing braces repeat on any page of code. On the held-out labels, runs
+# of 3 to 8 blocks did alike at 200 words (docs/output.md, "Text given
+# twice").
+REPEAT_BLOCKS = 5
+REPEAT_WORDS = 3
+
+
+def _said(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def drop_repeats(texts: Sequence[str], labels: Sequence[str], words: int | None) -> list[str]:
+    """The labels with each run of kept blocks that only repeat earlier
+    kept text, word for word, dropped when its blocks of REPEAT_WORDS or
+    more hold at least `words` words and number REPEAT_BLOCKS or more;
+    blocks dropped between them do not break a run. Such a run is the
+    page's layout, not what it says (a hidden tab, a mobile or print copy
+    of the article), and each collection's gold has it once; a single
+    repeated line or a quote is left alone, as CleanEval's forum threads
+    keep their quoted posts. None: each block as decoded."""
+    out = list(labels)
+    if words is None:
+        return out
+    seen: set[str] = set()
+    run: list[int] = []
+    run_words = run_blocks = 0
+    for i in [*(i for i, lab in enumerate(labels) if lab != OTHER), None]:
+        said = _said(texts[i]) if i is not None else None
+        if said is not None and said in seen:
+            run.append(i)
+            n = said.count(" ") + 1
+            if n >= REPEAT_WORDS:
+                run_words += n
+                run_blocks += 1
+            continue
+        if run_words >= words and run_blocks >= REPEAT_BLOCKS:
+            for j in run:
+                out[j] = OTHER
+        run, run_words, run_blocks = [], 0, 0
+        if said is not None:
+            seen.add(said)
+    return out

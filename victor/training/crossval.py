@@ -130,7 +130,7 @@ def score_fold(fold: int, estimator: crf.CRF, test_set: Sequence[Example],
                config: Config) -> FoldResult:
     """A fitted CRF's figures on pages it has not seen, decoded as the
     Cleaner decodes them (victor.decoding: the config's `keep-above`,
-    `floor-share`, `unit-share` and `list-share`)."""
+    `floor-share`, `unit-share`, `list-share` and `repeat-words`)."""
     predictions = []
     pages = [e.features for e in test_set]
     for e, path, marginals in zip(test_set, estimator.predict(pages),
@@ -139,6 +139,10 @@ def score_fold(fold: int, estimator: crf.CRF, test_set: Sequence[Example],
         content = calibration.content_probabilities(marginals)
         labels = decoding.whole(e.texts, labels, content, e.units, config.unit_share,
                                 e.lists, config.list_share)
+        if config.second_pass is None:
+            # else the trees read the labels first, as in the cleaner, and
+            # second_pass_labels drops the repeats after them
+            labels = decoding.drop_repeats(e.texts, labels, config.repeat_words)
         predictions.append(Prediction(e.name, labels, content, path, marginals))
     return scored(fold, test_set, predictions)
 

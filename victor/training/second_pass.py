@@ -199,8 +199,8 @@ def second_pass_labels(predictions: Sequence, examples: Mapping[str, Example],
                        q: Sequence[np.ndarray], config: Config) -> dict[str, list[str]]:
     """Each held-out page's labels once `config`'s second pass has decided
     again from its probabilities `q` (held_out_probabilities): the config's
-    bars (rescoring.decide), then code, tables and lists kept whole, as the
-    cleaner does after the second pass. Configs that share trees (the
+    bars (rescoring.decide), then code, tables and lists kept whole and
+    text given twice dropped, as the cleaner does after the second pass. Configs that share trees (the
     default and article configs) share `q`."""
     settings = config.second_pass
     if settings is None:
@@ -209,6 +209,7 @@ def second_pass_labels(predictions: Sequence, examples: Mapping[str, Example],
     for p, prob in zip(predictions, q):
         e = examples[p.name]
         labels = decide(p.labels, p.marginals, prob, e.texts, settings)
-        out[p.name] = decoding.whole(e.texts, labels, p.content, e.units, config.unit_share,
-                                     e.lists, config.list_share)
+        labels = decoding.whole(e.texts, labels, p.content, e.units, config.unit_share,
+                                e.lists, config.list_share)
+        out[p.name] = decoding.drop_repeats(e.texts, labels, config.repeat_words)
     return out
