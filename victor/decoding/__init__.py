@@ -262,10 +262,6 @@ REPEAT_BLOCKS = 5
 REPEAT_WORDS = 3
 
 
-def _said(text: str) -> str:
-    return " ".join(text.lower().split())
-
-
 def drop_repeats(texts: Sequence[str], labels: Sequence[str], words: int | None) -> list[str]:
     """The labels with each run of kept blocks that only repeat earlier
     kept text, word for word, dropped when its blocks of REPEAT_WORDS or
@@ -281,8 +277,10 @@ def drop_repeats(texts: Sequence[str], labels: Sequence[str], words: int | None)
     seen: set[str] = set()
     run: list[int] = []
     run_words = run_blocks = 0
+    # A block's text has its spaces normalised already (the block
+    # splitter's), so case is all that is left to set aside.
     for i in [*(i for i, lab in enumerate(labels) if lab != OTHER), None]:
-        said = _said(texts[i]) if i is not None else None
+        said = texts[i].lower() if i is not None else None
         if said is not None and said in seen:
             run.append(i)
             n = said.count(" ") + 1
