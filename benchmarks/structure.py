@@ -19,7 +19,9 @@ text (whitespace folded) the gold keeps:
   the gold as a line of its own and not a heading of the page (a table of
   contents' entries: the gold keeps the heading); as an item when an
   output line starts with a list marker and holds the item's text;
-- spaces before `, . ; : ! ? )` per 1,000 words, beside the gold's own rate.
+- spaces before `, . ; : ! ? )` per 1,000 words, beside the gold's own rate;
+- words run together per 1,000 words: an output word that is two words of
+  the gold side by side and no word of the gold's ("beds2").
 Then WCXB's bag-of-words F1 of Victor's text against the block-joined text.
 
     python3 -m benchmarks.structure                        # WCXB dev: folds then scores
@@ -146,6 +148,7 @@ class Counts:
     links: list[int] = field(default_factory=lambda: [0, 0])
     items: list[int] = field(default_factory=lambda: [0, 0])
     spaced: int = 0  # spaces before punctuation
+    glued: int = 0  # words the gold has apart, run together
     words: int = 0
     bag: list[float] = field(default_factory=list)
 
@@ -170,6 +173,7 @@ class Counts:
         self.items[0] += sum(any(text in item for item in items) for text in s.items)
         self.items[1] += len(s.items)
         self.spaced += len(_BEFORE_PUNCT.findall(out))
+        self.glued += run_together("\n".join(raw), gold)
         self.words += len(_WORD.findall(out))
         if not markdown:  # a Markdown link's address is no word of the page
             self.bag.append(bag_f1(out, gold))
@@ -179,7 +183,16 @@ class Counts:
             return c[0] / c[1] if c[1] else 1.0
         return [name, share(self.code), share(self.rows), share(self.rows_kept),
                 share(self.links), share(self.items), 1000 * self.spaced / max(self.words, 1),
+                1000 * self.glued / max(self.words, 1),
                 f"{mean(self.bag):.4f}" if self.bag else "-"]
+
+
+def run_together(out: str, gold: str) -> int:
+    """The output's words that are two words of the gold side by side, run
+    together ("beds2" for "3 beds 2.5 baths"), and no word of the gold's."""
+    said = _WORD.findall(gold.lower())
+    pairs = {a + b for a, b in zip(said, said[1:])} - set(said)
+    return sum(w in pairs for w in _WORD.findall(out.lower()))
 
 
 def _unmarked(lines: list[str]) -> list[str]:
@@ -271,10 +284,10 @@ def main(argv: list[str] | None = None) -> int:
         if len(result.page.blocks) != len(held_page["labels"]):
             print(f"{anno.name}: blocks differ from the annotation's, skipped", file=sys.stderr)
             continue
-        result.labels = decoding.whole_lists(
+        result.labels = decoding.bridge(result.page.blocks, decoding.whole_lists(
             result.page, decoding.whole_units(result.page, held_page["labels"],
                                               held_page["content"], share),
-            held_page["content"], list_share)
+            held_page["content"], list_share))
         systems["victor markdown"].add(s, result.markdown(), gold, True)
         systems["victor text"].add(s, result.text(), gold, False)
         systems["victor text, blocks joined (before)"].add(
@@ -286,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
           "whose text the gold keeps:\n")
     print(table(["system", "code lines intact", "table rows as rows", "table rows kept",
                  "links as links", "list items as items", "spaces before punct. /1000 words",
+                 "words run together /1000 words",
                  "bag-of-words F1"],
                 [c.row(name) for name, c in systems.items()]))
     print(f"\nThe gold's own spaces before punctuation: "

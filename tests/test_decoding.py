@@ -16,9 +16,14 @@ from victor.decoding.calibration import content_probabilities
 from victor import rescoring
 from victor.cleaner import Cleaner, Result
 from victor.config import shipped_configs
-from victor.decoding import (content_label, decode, drop_repeats, keep_likely, list_units,
-                             units, whole)
+from victor.decoding import (bridge, content_label, decode, drop_repeats, keep_likely,
+                             list_units, units, whole)
 from victor.batch.inputs import read_input
+from victor import output
+from victor.annotation import load_training_page
+from victor.config import load_config
+from victor.reading.layout import BLOCK_LEVEL
+from victor.reading.text import words
 
 ROOT = Path(__file__).resolve().parents[1]
 WCXB = ROOT / "data" / "wcxb"
@@ -210,3 +215,36 @@ def test_a_repeated_copy_counts_only_as_kept_and_new_text_breaks_a_run():
 def test_line_numbers_of_a_code_listing_given_twice_stay():
     numbers = [str(i) for i in range(1, 301)]
     assert drop_repeats(numbers + numbers, ["p"] * 600, 200) == ["p"] * 600
+
+
+def test_punctuation_between_kept_pieces_of_a_paragraph_is_kept():
+    """WCXB 0670, PostgreSQL's SELECT: "If <code>FOR UPDATE</code>, <code>FOR
+    NO KEY UPDATE</code>, <code>FOR SHARE</code> or ..." The commas are
+    blocks of their own, with no word, and the person's labels (as the CRF's)
+    drop them; kept, they set the names apart again."""
+    page, labels = load_training_page(WCXB / "0670.anno", load_config("general"))
+    tree = output.kept_tree(page.body, page.blocks, labels, "")
+    assert "If FOR UPDATEFOR NO KEY UPDATEFOR SHARE or" in output.text(tree)
+    bridged = bridge(page.blocks, labels)
+    tree = output.kept_tree(page.body, page.blocks, bridged, "")
+    assert "If FOR UPDATE, FOR NO KEY UPDATE, FOR SHARE or FOR KEY SHARE is specified" in (
+        output.text(tree))
+    # Only blocks without a word come back, as continuations, and only
+    # between kept blocks of one paragraph.
+    changed = [i for i, (a, b) in enumerate(zip(labels, bridged)) if a != b]
+    assert changed
+    for i in changed:
+        assert bridged[i] == "c" and not words(page.blocks[i].text)
+        before = max(j for j in range(i) if labels[j] != "o")
+        after = min(j for j in range(i + 1, len(labels)) if labels[j] != "o")
+        boxes = {id(next(c for c in reversed(page.blocks[j].containers)
+                         if c.tag in BLOCK_LEVEL)) for j in range(before, after + 1)}
+        assert len(boxes) == 1
+
+
+def test_a_word_between_kept_pieces_stays_the_labels_decision():
+    page, labels = load_training_page(WCXB / "0670.anno", load_config("general"))
+    first = next(i for i, b in enumerate(page.blocks) if b.text == "FOR NO KEY UPDATE")
+    dropped = list(labels)
+    dropped[first] = "o"  # now a word lies between the kept pieces around it
+    assert bridge(page.blocks, dropped)[first] == "o"

@@ -126,6 +126,23 @@ def test_no_space_before_punctuation_the_page_does_not_have():
     assert spaced <= 1 + page_words // 1000
 
 
+def test_boxes_side_by_side_are_words_apart():
+    """WCXB 0117 shows a student's work with its tags as pills, links side
+    by side with no space between (`<a class="pill-button">Student
+    Work</a><a class="pill-button">Company Rebrand</a>`); the page's style
+    sheet sets them apart, and so must the output."""
+    assert "Student Work Company Rebrand" in text(WCXB / "0117.anno")
+    assert "[Student Work](https://" in markdown(WCXB / "0117.anno")
+
+
+def test_a_word_split_over_elements_of_type_stays_one_word():
+    """CleanEval 1 and 23 set a drop cap in its own element
+    (`<b>A</b><font size="2">dvertise</font>`,
+    `<font color="#FF0000">L</font><font face="Times">earning`)."""
+    assert "\nAdvertise themselves\n" in text(CLEANEVAL / "1.anno")
+    assert "\nLearning Standards English Language Arts\n" in text(CLEANEVAL / "23.anno")
+
+
 def everything(page) -> list[str]:
     return ["p"] * len(page.blocks)
 

@@ -271,6 +271,7 @@ class Cleaner:
                                                      self.threshold)
         result.labels = decoding.drop_repeats(result.texts, result.labels,
                                               self.config.repeat_words)
+        result.labels = decoding.bridge(page.blocks, result.labels)
         return result
 
 

@@ -20,8 +20,9 @@ one, never a table's header without its rows or half of a listing. And
 `whole_lists`: the items a list's likely content leaves out come back, so
 that a kept list is the page's list, not some of its items.
 
-Last, `drop_repeats`: a page that carries its text twice (a hidden tab, a
-mobile or print copy of the article) gives it once.
+Then `drop_repeats`: a page that carries its text twice (a hidden tab, a
+mobile or print copy of the article) gives it once. Last, `bridge`: the
+punctuation between two kept pieces of one paragraph is kept with them.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from typing import Mapping, Sequence
 
 from victor.decoding.calibration import content_probabilities
 from victor.labels import OTHER
-from victor.reading.layout import is_data_table
+from victor.reading.layout import BLOCK_LEVEL, is_data_table
+from victor.reading.text import words as words_of
 
 # The floor (see `floor`): when the CRF labels no block of a page as
 # content, the blocks whose content probability reaches a share of the
@@ -295,3 +297,31 @@ def drop_repeats(texts: Sequence[str], labels: Sequence[str], words: int | None)
         if said is not None:
             seen.add(said)
     return out
+
+
+def bridge(blocks, labels: Sequence[str]) -> list[str]:
+    """The labels with every run of dropped blocks that holds no word (a
+    comma, a bracket, a `|`) kept as a continuation where it lies between
+    two kept blocks of one paragraph (the same innermost block-level
+    element). An inline element ends a block, so the ", " between two
+    `<code>` names of a sentence is a block of its own; the CRF sees nothing
+    of content in it and drops it, and the output then ran the names
+    together ("FOR NO KEY UPDATEFOR UPDATE", "Full Storycomments: none)").
+    A run with a word in it stays the CRF's decision."""
+    out = list(labels)
+    last = None  # the last kept block
+    for i, lab in enumerate(labels):
+        if lab == OTHER:
+            continue
+        if (last is not None and i - last > 1
+                and not any(words_of(blocks[j].text) for j in range(last + 1, i))):
+            box = _paragraph(blocks[i])
+            if box is not None and all(_paragraph(blocks[j]) is box for j in range(last, i)):
+                out[last + 1:i] = ["c"] * (i - last - 1)
+        last = i
+    return out
+
+
+def _paragraph(block):
+    """The innermost block-level element around a block, or None."""
+    return next((c for c in reversed(block.containers) if c.tag in BLOCK_LEVEL), None)

@@ -98,14 +98,15 @@ def _add_ancestors(containers: tuple[Element, ...], into: set[int]) -> None:
 def _copy(body: Element, runs, marked, headers, base: str) -> Element:
     """The walk is iterative: pages nest elements thousands deep."""
     root = Element("body")
-    # (source element, its copy, in a layout table, in a table of code)
-    stack: list[tuple[Element, Element, bool, bool]] = [(body, root, False, False)]
+    # (source element, its copy, in a layout table, in a table of code,
+    # in text whose spaces are its own: pre, code, a formula)
+    stack: list[tuple[Element, Element, bool, bool, bool]] = [(body, root, False, False, False)]
     while stack:
-        src, dst, in_layout, in_code = stack.pop()
+        src, dst, in_layout, in_code, literal = stack.pop()
         own = runs.get(id(src), {})
         children = src.children
         i, n = 0, len(children)
-        pending: list[tuple[Element, Element, bool, bool]] = []
+        pending: list[tuple[Element, Element, bool, bool, bool]] = []
         while i < n:
             run = own.get(i)
             if run is not None:
@@ -131,12 +132,52 @@ def _copy(body: Element, runs, marked, headers, base: str) -> Element:
                 else:
                     copy, layout, code = _element(child, in_layout, in_code,
                                                   id(child) in headers, base)
+                if (not literal and i > 1 and id(children[i - 2]) in marked
+                        and _apart(children[i - 2], child)):
+                    dst.children.append(" ")
                 dst.children.append(copy)
-                pending.append((child, copy, layout, code))
+                pending.append((child, copy, layout, code, literal or tag in _LITERAL))
             else:
                 dst.children.extend(_text_free(child))
         stack.extend(reversed(pending))
     return root
+
+
+# Elements whose text keeps its spacing as it is.
+_LITERAL = frozenset({"pre", "code", "kbd", "samp", FORMULA})
+# Inline elements of type, not of layout: side by side they may be one
+# word (a drop cap, `<font>L</font><font>earning</font>`, H<sub>2</sub>).
+_TYPE = frozenset("b strong i em u s strike font big small tt mark sub sup ins del wbr q cite "
+                  "dfn var abbr".split())
+
+
+def _apart(before: Node, el: Element) -> bool:
+    """Whether two inline elements side by side, with no space between
+    them in the source (`<span>3 beds</span><span>2.5 baths</span>`, two
+    buttons, two badges), are read as two words: a page sets such boxes
+    apart with its style sheet (flex items, pills, a hidden copy for
+    screen readers), which the output does not have, so without a space
+    "3 beds2.5 baths" and "on AmazonCheck Price" came out. Not between
+    elements of type (_TYPE), and only where both edges are letters or
+    digits, so that a price's `<span>$</span><span>99</span>` stays one."""
+    if (isinstance(before, str) or before.tag in BLOCK_LEVEL or el.tag in BLOCK_LEVEL
+            or before.tag in _TYPE or el.tag in _TYPE):
+        return False
+    left, right = _edge(before, True), _edge(el, False)
+    return left.isalnum() and right.isalnum()
+
+
+def _edge(el: Element, last: bool) -> str:
+    """The first (last) character of an element's text, "" if it has none."""
+    stack: list[Node] = [el]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            if node:
+                return node[-1] if last else node[0]
+            continue
+        stack.extend(node.children if last else reversed(node.children))
+    return ""
 
 
 def _text_free(el: Element) -> list[Node]:
