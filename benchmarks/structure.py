@@ -14,7 +14,8 @@ text (whitespace folded) the gold keeps:
   cell's text is in the output, as a row when one line of the output holds
   the cells in order, each a cell of its own (split on `|` or tabs);
 - links: `<a href>` inside a paragraph or list item with other text; kept
-  as a link when the output has `[text](`;
+  as a link when the output has `[text](` (the text may be set in code or
+  emphasis whole: `` [`fetch()`]( ``, `[*text*](`);
 - list items: `<li>` of three words or more without a list inside, held by
   the gold as a line of its own and not a heading of the page (a table of
   contents' entries: the gold keeps the heading); as an item when an
@@ -62,6 +63,8 @@ _LINK = re.compile(r"\]\([^)]*\)")
 _MARKUP = re.compile(r"!\[|\[|`|</?su[pb]>|^(?:\s*> ?)+")
 _STRONG = re.compile(r"\*\*(\S(?:.*?\S)?)\*\*")
 _EMPHASIS = re.compile(r"(?<![\w*])\*(\S(?:.*?\S)?)\*(?![\w*])")
+# A link whose whole text is set in code or emphasis: [`fetch()`](, [*x*](.
+_MARKED_LINK = re.compile(r"\[(\*\*|\*|_|`)([^\]]*?)\1\]\(")
 
 
 def fold(text: str) -> str:
@@ -167,7 +170,8 @@ class Counts:
             self.rows[0] += any(_as_row(line, cells) for line in raw)
         self.rows_kept[1] += len(s.rows)
         self.rows[1] += len(s.rows)
-        self.links[0] += sum(f"[{text}](" in as_written for text in s.links)
+        linked = fold(_MARKED_LINK.sub(r"[\2](", out)) if markdown else as_written
+        self.links[0] += sum(f"[{text}](" in linked for text in s.links)
         self.links[1] += len(s.links)
         items = [_MARKER.sub("", line) for line in lines if _MARKER.match(line)]
         self.items[0] += sum(any(text in item for item in items) for text in s.items)
