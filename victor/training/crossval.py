@@ -130,7 +130,10 @@ def score_fold(fold: int, estimator: crf.CRF, test_set: Sequence[Example],
                config: Config) -> FoldResult:
     """A fitted CRF's figures on pages it has not seen, decoded as the
     Cleaner decodes them (victor.decoding: the config's `keep-above`,
-    `floor-share`, `unit-share`, `list-share` and `repeat-words`)."""
+    `floor-share`, `unit-share`, `list-share` and `repeat-words`). The
+    cleaner's last step, `bridge`, adds no word and is the output's: half
+    the blocks it keeps are o in the person's labels (docs/output.md, "Words
+    run together"), so it is left out here, where labels are scored."""
     predictions = []
     pages = [e.features for e in test_set]
     for e, path, marginals in zip(test_set, estimator.predict(pages),
