@@ -22,7 +22,7 @@ from victor.batch.inputs import read_input
 from victor import output
 from victor.annotation import load_training_page
 from victor.config import load_config
-from victor.reading.layout import BLOCK_LEVEL
+from victor.reading.layout import line_box
 from victor.reading.text import words
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -237,8 +237,7 @@ def test_punctuation_between_kept_pieces_of_a_paragraph_is_kept():
         assert bridged[i] == "c" and not words(page.blocks[i].text)
         before = max(j for j in range(i) if labels[j] != "o")
         after = min(j for j in range(i + 1, len(labels)) if labels[j] != "o")
-        boxes = {id(next(c for c in reversed(page.blocks[j].containers)
-                         if c.tag in BLOCK_LEVEL)) for j in range(before, after + 1)}
+        boxes = {id(line_box(page.blocks[j].containers)) for j in range(before, after + 1)}
         assert len(boxes) == 1
 
 

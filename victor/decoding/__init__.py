@@ -31,7 +31,7 @@ from typing import Mapping, Sequence
 
 from victor.decoding.calibration import content_probabilities
 from victor.labels import OTHER
-from victor.reading.layout import BLOCK_LEVEL, is_data_table
+from victor.reading.layout import is_data_table, line_box
 from victor.reading.text import words as words_of
 
 # The floor (see `floor`): when the CRF labels no block of a page as
@@ -315,13 +315,9 @@ def bridge(blocks, labels: Sequence[str]) -> list[str]:
             continue
         if (last is not None and i - last > 1
                 and not any(words_of(blocks[j].text) for j in range(last + 1, i))):
-            box = _paragraph(blocks[i])
-            if box is not None and all(_paragraph(blocks[j]) is box for j in range(last, i)):
+            box = line_box(blocks[i].containers)
+            if box is not None and all(line_box(blocks[j].containers) is box
+                                       for j in range(last, i)):
                 out[last + 1:i] = ["c"] * (i - last - 1)
         last = i
     return out
-
-
-def _paragraph(block):
-    """The innermost block-level element around a block, or None."""
-    return next((c for c in reversed(block.containers) if c.tag in BLOCK_LEVEL), None)

@@ -16,6 +16,12 @@ BLOCK_LEVEL = frozenset(
 HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 
 
+def line_box(containers: tuple[Element, ...]) -> Element | None:
+    """The innermost of a block's containers that starts a line of its own:
+    the paragraph, item or cell its text flows in (None: <body> itself)."""
+    return next((c for c in reversed(containers) if c.tag in BLOCK_LEVEL), None)
+
+
 def is_data_table(table: Element) -> bool:
     """Whether a table holds data rather than laying out the page: a table
     inside it, a single column, a form or code in its cells, or cells of
