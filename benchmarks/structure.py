@@ -40,7 +40,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from statistics import mean
 
@@ -221,10 +221,11 @@ def _as_row(line: str, cells: list[str]) -> bool:
 # --- the runs -----------------------------------------------------------------
 
 def held_out_labels(folds: int, jobs: int, config: Config) -> dict[str, dict]:
-    """The default config's labels and content probabilities of every
-    annotated page, each from the fold that did not train on its site, as
-    benchmarks.quality's cross-validation has them: with the config's
-    second pass, its trees cross-fitted on the same folds."""
+    """The default config's best path, marginals and second-pass
+    probabilities of every annotated page, each from the fold that did not
+    train on its site, as benchmarks.quality's cross-validation has them:
+    its trees cross-fitted on the same folds. What is kept is then decided
+    from them (victor.decoding.decide)."""
     from benchmarks.quality.running import COLLECTIONS, pages_of, submit_fold
 
     examples = [e for c in COLLECTIONS
@@ -236,7 +237,7 @@ def held_out_labels(folds: int, jobs: int, config: Config) -> dict[str, dict]:
         results = [f.result() for f in futures]
     if config.second_pass is not None:
         results = crossval.with_second_pass(results, examples, config, jobs)
-    return {Path(p.name).name: {"labels": p.labels, "content": p.content}
+    return {Path(p.name).name: {"path": p.path, "marginals": p.marginals, "second": p.second}
             for r in results for p in r.predictions}
 
 
@@ -270,6 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     share, list_share = (configured if given is None else None if given == "off" else float(given)
                          for given, configured in ((args.unit_share, config.unit_share),
                                                    (args.list_share, config.list_share)))
+    config = replace(config, unit_share=share, list_share=list_share)
     systems: dict[str, Counts] = {"victor markdown": Counts(), "victor text": Counts(),
                                   "victor text, blocks joined (before)": Counts()}
     others = {} if args.no_peers else {name: setup() for name, setup in STRUCTURED_PEERS.items()}
@@ -285,17 +287,22 @@ def main(argv: list[str] | None = None) -> int:
         gold_counts.spaced += len(_BEFORE_PUNCT.findall(gold))
         gold_counts.words += len(_WORD.findall(gold))
         result = cleaner.clean(html, source=str(anno))
-        if len(result.page.blocks) != len(held_page["labels"]):
+        if len(result.page.blocks) != len(held_page["path"]):
             print(f"{anno.name}: blocks differ from the annotation's, skipped", file=sys.stderr)
             continue
-        result.labels = decoding.bridge(result.page.blocks, decoding.whole_lists(
-            result.page, decoding.whole_units(result.page, held_page["labels"],
-                                              held_page["content"], share),
-            held_page["content"], list_share))
+        q = held_page["second"]
+        found = decoding.layout(result.page.blocks)
+
+        def decided(bridged: bool) -> list[str]:
+            return decoding.decide(held_page["path"], held_page["marginals"], result.texts,
+                                   found, config, trees=None if q is None else (lambda _: q),
+                                   bridged=bridged).labels
+
+        result.labels = decided(True)
         systems["victor markdown"].add(s, result.markdown(), gold, True)
         systems["victor text"].add(s, result.text(), gold, False)
         systems["victor text, blocks joined (before)"].add(
-            s, output.plain_text(result.texts, held_page["labels"]), gold, False)
+            s, output.plain_text(result.texts, decided(False)), gold, False)
         for name, extract in others.items():
             systems[name].add(s, extract(html), gold, name.endswith("(markdown)"))
     print(f"WCXB dev, {len(systems['victor text'].bag)} pages of web sites Victor's model has not "

@@ -14,10 +14,10 @@ import pytest
 
 from victor.decoding.calibration import content_probabilities
 from victor import rescoring
-from victor.cleaner import Cleaner, Result
+from victor.cleaner import Cleaner
 from victor.config import shipped_configs
-from victor.decoding import (bridge, content_label, decode, drop_repeats, keep_likely,
-                             list_units, units, whole)
+from victor.decoding import (bridge, content_label, decide, decode, drop_repeats, keep_likely,
+                             layout)
 from victor.batch.inputs import read_input
 from victor import output
 from victor.annotation import load_training_page
@@ -93,37 +93,29 @@ def test_a_path_that_keeps_nothing_is_floored_and_says_so():
 
 
 @pytest.mark.parametrize("config", shipped_configs())
-def test_cleaning_decodes_a_real_page_by_these_rules(config):
+def test_cleaning_decides_a_real_page_by_the_one_decision(config):
     """WCXB 0147, a news site's listing, under every shipped config: the
-    labels a user gets are the decoding of the model's own path and
-    marginals with the config's keep-above and floor-share, which
-    cross-validation uses too (victor.training.crossval.score_fold), then,
-    for a config with a second pass, code, tables and lists kept whole and
-    the second pass over those labels, then kept whole again; last, text
-    the page gives twice is dropped (repeat-words)."""
+    labels a user gets are the one decision (victor.decoding.decide) over
+    the model's own path and marginals, with the config's trees, and the
+    output's own last step; the same decision the folds make, which
+    differ only in leaving that step out."""
     cleaner = Cleaner(config)
     page = WCXB / "0147.html.gz"
     result = cleaner.clean(read_input(str(page)), str(page))
     best = cleaner.model.best_labels(result.scores)
-    expected, floored = decode(best, result.marginals, cleaner.config.keep_above,
-                               cleaner.config.floor_share)
-    config = cleaner.config
-    texts, blocks = result.texts, result.page.blocks
-    content = content_probabilities(result.marginals)
+    found = layout(result.page.blocks)
+    second = cleaner.second_pass
 
-    def kept_whole(labels):
-        return whole(texts, labels, content, units(blocks), config.unit_share,
-                     list_units(blocks), config.list_share)
+    def trees(labels):
+        return rescoring.probabilities(second, result.columns, result.page.blocks,
+                                       result.marginals, labels)
 
-    if cleaner.second_pass is not None:
-        expected = kept_whole(expected)
-        first = Result(result.page, expected, result.columns, result.scores, cleaner.model)
-        second = cleaner.second_pass
-        expected = rescoring.decide(expected, result.marginals,
-                                    rescoring.probabilities(first, second), texts,
-                                    second.settings)
-    expected = drop_repeats(texts, kept_whole(expected), config.repeat_words)
-    assert (result.labels, result.fallback) == (expected, floored)
+    decided = decide(best, result.marginals, result.texts, found, cleaner.config,
+                     trees=None if second is None else trees, bridged=True)
+    assert (result.labels, result.fallback) == (decided.labels, decided.fallback)
+    scored = decide(best, result.marginals, result.texts, found, cleaner.config,
+                    trees=None if second is None else trees)
+    assert decided.labels == bridge(result.texts, found.boxes, scored.labels)
 
 
 def test_the_folds_decode_a_page_as_the_cleaner_does():
@@ -225,7 +217,7 @@ def test_punctuation_between_kept_pieces_of_a_paragraph_is_kept():
     page, labels = load_training_page(WCXB / "0670.anno", load_config("general"))
     tree = output.kept_tree(page.body, page.blocks, labels, "")
     assert "If FOR UPDATEFOR NO KEY UPDATEFOR SHARE or" in output.text(tree)
-    bridged = bridge(page.blocks, labels)
+    bridged = bridge([b.text for b in page.blocks], layout(page.blocks).boxes, labels)
     tree = output.kept_tree(page.body, page.blocks, bridged, "")
     assert "If FOR UPDATE, FOR NO KEY UPDATE, FOR SHARE or FOR KEY SHARE is specified" in (
         output.text(tree))
@@ -246,4 +238,4 @@ def test_a_word_between_kept_pieces_stays_the_labels_decision():
     first = next(i for i, b in enumerate(page.blocks) if b.text == "FOR NO KEY UPDATE")
     dropped = list(labels)
     dropped[first] = "o"  # now a word lies between the kept pieces around it
-    assert bridge(page.blocks, dropped)[first] == "o"
+    assert bridge([b.text for b in page.blocks], layout(page.blocks).boxes, dropped)[first] == "o"

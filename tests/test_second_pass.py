@@ -14,7 +14,7 @@ import json
 import pytest
 
 from repo_data import DATA, DRAGNET, WCXB
-from victor import rescoring
+from victor import decoding, rescoring
 from victor.annotation import load_annotation
 from victor.batch.inputs import read_input
 from victor.cleaner import Cleaner
@@ -122,6 +122,7 @@ def test_bars_that_would_keep_nothing_leave_the_labels(general, first):
     """Decoding never empties a page with text, and the second pass does
     not either: with bars no block reaches, the page keeps its labels."""
     result = first.clean(read_input(str(DRAGNET / "R28.html")))
-    q = rescoring.probabilities(result, general.second_pass)
+    q = rescoring.probabilities(general.second_pass, result.columns, result.page.blocks,
+                                result.marginals, result.labels)
     assert len(q) == len(result.labels) and q.max() < 1
-    assert rescoring.relabel(result.labels, result.marginals, q, 1.0, 1.0) == result.labels
+    assert decoding.relabel(result.labels, result.marginals, q, 1.0, 1.0) == result.labels

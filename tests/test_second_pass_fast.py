@@ -127,7 +127,7 @@ def test_the_stage_matrix_is_researchs(cleaner: Cleaner, anno) -> None:
     names = sorted({k for r in rows for k in r if k != "class-words"})
     stored = np.array([[_number(r.get(k, "nan")) for k in names] for r in rows], dtype=np.float32)
     slow = np.hstack([_slow(result, p, labels), stored])
-    got = rescoring.matrix(result, names)
+    got = rescoring.matrix(result.columns, blocks, result.marginals, labels, names)
     assert got.shape == slow.shape == (len(blocks), len(PAGE_FEATURES) + len(names))
     np.testing.assert_array_equal(np.isnan(got), np.isnan(slow))
     np.testing.assert_allclose(got, slow, rtol=1e-6, atol=0)

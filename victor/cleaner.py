@@ -49,6 +49,9 @@ class Result:
     scores: np.ndarray = field(repr=False)  # the CRF's score of each label, per block
     model: crf.Model = field(repr=False)
     fallback: bool = False  # the labels are the floor's: the best path kept no block
+    # The second pass's probability of each block being content, where the
+    # config has one (victor.rescoring); None without.
+    second: np.ndarray | None = field(default=None, repr=False)
 
     @cached_property
     def features(self) -> list[dict[str, str]]:
@@ -234,44 +237,22 @@ class Cleaner:
 
     @paused
     def label(self, page: Page) -> Result:
+        """The page's blocks labelled: the CRF's scores, then the one
+        decision after them (victor.decoding.decide) with this cleaner's
+        trees, `favor` and `threshold`, and the output's own last step."""
         columns = features.columns(page, self.config, self.lm, self.selected)
         scores = self.model.column_scores(columns)
-        labels = self.model.best_labels(scores)
-        result = Result(page, labels, columns, scores, self.model)
-        result.labels, result.fallback = decoding.decode(
-            labels, result.marginals, self.config.keep_above, self.config.floor_share)
-        found = decoding.units(page.blocks) if self.config.unit_share is not None else []
-        lists = decoding.list_units(page.blocks) if self.config.list_share is not None else []
-
-        def kept_whole(labels: list[str]) -> list[str]:
-            if not (found or lists):
-                return labels
-            return decoding.whole(result.texts, labels, content_probabilities(result.marginals),
-                                  found, self.config.unit_share, lists, self.config.list_share)
-
-        favor = self.favor
-        if self.second_pass is not None:
-            # The trees read, and decide again over, the labels with code,
-            # tables and lists kept whole, as they were trained and as the
-            # benchmark's folds measure them (victor.training.second_pass).
-            # `--favor` moves the trees' bars where the config gives them.
-            second = self.second_pass
-            result.labels = kept_whole(result.labels)
-            result.labels = rescoring.decide(result.labels, result.marginals,
-                                             rescoring.probabilities(result, second),
-                                             result.texts, second.settings, favor)
-            if favor in second.settings.favor:
-                favor = None
-        if favor is not None:
-            result.labels = decoding.favored(result.labels, result.marginals, result.content,
-                                             favor)
-        result.labels = kept_whole(result.labels)
-        if self.threshold is not None:
-            result.labels = decoding.above_threshold(result.labels, result.content,
-                                                     self.threshold)
-        result.labels = decoding.drop_repeats(result.texts, result.labels,
-                                              self.config.repeat_words)
-        result.labels = decoding.bridge(page.blocks, result.labels)
+        result = Result(page, self.model.best_labels(scores), columns, scores, self.model)
+        second = self.second_pass
+        trees = None if second is None else (
+            lambda labels: rescoring.probabilities(second, columns, page.blocks,
+                                                   result.marginals, labels))
+        decided = decoding.decide(result.labels, result.marginals, result.texts,
+                                  decoding.layout(page.blocks), self.config, trees=trees,
+                                  favor=self.favor, threshold=self.threshold,
+                                  temperature=self.model.temperature, bridged=True)
+        result.labels, result.fallback, result.second = (decided.labels, decided.fallback,
+                                                         decided.second)
         return result
 
 

@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                   if name != FIRST_PASS and load_config(name).second_pass is None}
         firsts[DEFAULT_CONFIG] = cv[FIRST_PASS]
         files.write_atomic(args.save_run, json.dumps(
-            {name: {"content": run.content, "truth": run.truth, "labels": run.labels}
+            {name: {"content": run.content, "truth": run.truth, "labels": run.widened}
              for name, run in firsts.items()}) + "\n")
     fitted = fit_temperatures(pages, default)
     print(f"Calibration of the {DEFAULT_CONFIG} config's content probability (cross-validated), "
@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     print(reliability_table(pages, default, fitted["all"]) + "\n")
     print(f"Word precision / recall with --threshold (content blocks kept only at or above it; "
           f"probabilities at temperature {fitted['all']:.2f}):\n")
-    print(threshold_table(pages, default, fitted["all"]) + "\n")
+    print(threshold_table(pages, default, load_config(DEFAULT_CONFIG), fitted["all"]) + "\n")
     for name, run in cv.items():
         config = load_config(DEFAULT_CONFIG if name == FIRST_PASS else name)
         if name != FIRST_PASS and config.second_pass is not None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from benchmarks.peers import PEERS
-from victor import output
+from victor import decoding, output
 from victor.annotation import load_annotation
 from victor.annotation.align import read_gold
 from victor.batch.inputs import read_input
@@ -135,11 +135,23 @@ class Run:
     paths: dict[str, list[str]]  # the best paths, before decoding widens them
     marginals: dict[str, list[dict[str, float]]]
     fold: dict[str, int]  # the training whose model scored the page
+    widened: dict[str, list[str]]  # what the second pass's trees read
+    layout: dict[str, decoding.Layout]
+    second: dict[str, list[float]]  # the second pass's probabilities, where there is one
+
+    def decided(self, anno: str, config: Config, **options) -> list[str]:
+        """The page's labels decided again by `config` with `options`
+        (victor.decoding.decide's: threshold, temperature, favor), with
+        this run's second-pass probabilities where the config has a second pass."""
+        q = self.second.get(anno)
+        return decoding.decide(self.paths[anno], self.marginals[anno], self.block_texts[anno],
+                               self.layout[anno], config,
+                               trees=None if q is None else (lambda _: q), **options).labels
 
 
 def _collect(results: Sequence[crossval.FoldResult],
              examples: dict[str, dataset.Example]) -> Run:
-    run = Run({}, {}, {}, {}, {}, {}, {}, {})
+    run = Run({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
     for r in results:
         for p in r.predictions:
             e = examples[p.name]
@@ -151,6 +163,8 @@ def _collect(results: Sequence[crossval.FoldResult],
             run.paths[p.name] = p.path
             run.marginals[p.name] = p.marginals
             run.fold[p.name] = r.fold
+            run.widened[p.name] = p.widened
+            run.layout[p.name] = e.layout
     return run
 
 
@@ -176,7 +190,8 @@ def stacked(first: Run, examples: dict[str, dataset.Example],
     its second pass, trees cross-fitted on the same site folds
     (victor.training.second_pass), once for configs that share trees."""
     predictions = [crossval.Prediction(a, first.labels[a], first.content[a], first.paths[a],
-                                       first.marginals[a]) for a in first.labels]
+                                       first.marginals[a], first.widened[a])
+                   for a in first.labels]
     fitted: dict[tuple, list] = {}
     runs = {}
     for config in configs:
@@ -187,9 +202,11 @@ def stacked(first: Run, examples: dict[str, dataset.Example],
                                                                first.fold, config)
             print(f"{config.name}: second pass cross-fitted on {len(predictions)} pages in "
                   f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
-        labels = second_pass.second_pass_labels(predictions, examples, fitted[trees], config)
+        labels = {p.name: crossval.decided_again(p, examples[p.name], q, config).labels
+                  for p, q in zip(predictions, fitted[trees])}
         texts = {a: output.plain_text(examples[a].texts, labels[a]) for a in labels}
-        runs[config.name] = replace(first, texts=texts, labels=labels)
+        runs[config.name] = replace(first, texts=texts, labels=labels, second={
+            p.name: [float(x) for x in q] for p, q in zip(predictions, fitted[trees])})
     return runs
 
 

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from benchmarks.common import table
 from benchmarks.quality.running import Page, Run
 from benchmarks.quality.scoring import held_out_blocks, score, snippets
-from victor import decoding, output
+from victor import output
 from victor.config import Config
 from victor.decoding import calibration
 
@@ -89,18 +91,16 @@ def reliability_table(pages: dict[str, list[Page]], run: Run, temperature: float
     return table(["collection"] + [f"{a:.1f}-{b:.1f}" for a, b in zip(bands, bands[1:])], rows)
 
 
-def threshold_table(pages: dict[str, list[Page]], run: Run, temperature: float) -> str:
+def threshold_table(pages: dict[str, list[Page]], run: Run, config: Config,
+                    temperature: float) -> str:
     """Word precision and recall (LCS) when only content blocks with at
-    least this calibrated probability are kept (clean.py --threshold)."""
+    least this calibrated probability are kept (`victor clean --threshold`)."""
     rows = []
     for collection, ps in pages.items():
         cells = []
-        scaled = {p.anno: calibration.scaled(run.content[p.anno], temperature) for p in ps}
         for t in THRESHOLDS:
-            texts = {}
-            for p in ps:
-                labels = decoding.above_threshold(run.labels[p.anno], scaled[p.anno], t)
-                texts[p.anno] = output.plain_text(run.block_texts[p.anno], labels)
+            texts = {p.anno: output.plain_text(run.block_texts[p.anno], run.decided(
+                p.anno, config, threshold=t, temperature=temperature)) for p in ps}
             s = score(ps, texts)
             cells.append(f"{s.lcs.precision:.3f} / {s.lcs.recall:.3f}")
         rows.append([collection] + cells)
@@ -109,10 +109,10 @@ def threshold_table(pages: dict[str, list[Page]], run: Run, temperature: float) 
 
 def decoding_table(pages: dict[str, list[Page]], run: Run, config: Config) -> str:
     """Each collection's word F1 (LCS / bag-of-words) and WCXB's by page
-    type when the same held-out predictions are decoded with other values
-    of the config's `keep-above` (its floor-share kept) and of its
-    `floor-share` (its keep-above kept): victor/decoding/. "-": the best
-    path and the floor alone."""
+    type when the same held-out predictions are decided (victor.decoding.decide,
+    without a second pass) with other values of the config's `keep-above`
+    (its floor-share kept) and of its `floor-share` (its keep-above kept).
+    "-": no keep-above."""
     kinds = sorted({p.page_type for p in pages.get("wcxb-dev", [])})
     settings = [(f"keep-above {bar if bar is not None else '-'}", bar, config.floor_share)
                 for bar in KEEP_ABOVE]
@@ -122,7 +122,8 @@ def decoding_table(pages: dict[str, list[Page]], run: Run, config: Config) -> st
         texts = {}
         for ps in pages.values():
             for p in ps:
-                labels, _ = decoding.decode(run.paths[p.anno], run.marginals[p.anno], bar, share)
+                labels = run.decided(p.anno, replace(config, keep_above=bar, floor_share=share,
+                                                     second_pass=None))
                 texts[p.anno] = output.plain_text(run.block_texts[p.anno], labels)
         row = [name]
         for ps in pages.values():

@@ -23,16 +23,29 @@ that a kept list is the page's list, not some of its items.
 Then `drop_repeats`: a page that carries its text twice (a hidden tab, a
 mobile or print copy of the article) gives it once. Last, `bridge`: the
 punctuation between two kept pieces of one paragraph is kept with them.
+
+`decide` lists every step in order, the second pass's bars among them
+(`decided_again`; the trees' probabilities come from the caller, who holds
+the trees: victor.rescoring). The cleaner, cross-validation, the
+second pass's training and the benchmarks all call it; what differs
+between them is an argument.
 """
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+
+import numpy as np
 
 from victor.decoding.calibration import content_probabilities
 from victor.labels import OTHER
 from victor.reading.layout import is_data_table, line_box
 from victor.reading.text import words as words_of
+
+if TYPE_CHECKING:  # victor.config reads this package's FAVOR_BARS
+    from victor.config import Config
+    from victor.rescoring.settings import SecondPassSettings
 
 # The floor (see `floor`): when the CRF labels no block of a page as
 # content, the blocks whose content probability reaches a share of the
@@ -299,25 +312,192 @@ def drop_repeats(texts: Sequence[str], labels: Sequence[str], words: int | None)
     return out
 
 
-def bridge(blocks, labels: Sequence[str]) -> list[str]:
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What the decision reads of a page's blocks besides their text, found
+    once from the blocks: cross-validation keeps no tree, so an annotated
+    page carries its layout (victor.training.dataset.Example), and the
+    cleaner finds it from the page it has just read."""
+
+    units: list[list[int]]  # the blocks of each code block and data table (`units`)
+    lists: list[list[int]]  # the blocks of each list (`list_units`)
+    # Each block's line box (victor.reading.layout.line_box: the paragraph,
+    # item or cell its text flows in) as a number blocks of one box share;
+    # -1 for text straight in <body>.
+    boxes: list[int]
+
+
+def layout(blocks) -> Layout:
+    numbers: dict[int, int] = {}
+    boxes = []
+    for b in blocks:
+        box = line_box(b.containers)
+        boxes.append(-1 if box is None else numbers.setdefault(id(box), len(numbers)))
+    return Layout(units(blocks), list_units(blocks), boxes)
+
+
+def bridge(texts: Sequence[str], boxes: Sequence[int], labels: Sequence[str]) -> list[str]:
     """The labels with every run of dropped blocks that holds no word (a
     comma, a bracket, a `|`) kept as a continuation where it lies between
-    two kept blocks of one paragraph (the same innermost block-level
-    element). An inline element ends a block, so the ", " between two
-    `<code>` names of a sentence is a block of its own; the CRF sees nothing
-    of content in it and drops it, and the output then ran the names
-    together ("FOR NO KEY UPDATEFOR UPDATE", "Full Storycomments: none)").
-    A run with a word in it stays the CRF's decision."""
+    two kept blocks of one paragraph (the same line box, `Layout.boxes`).
+    An inline element ends a block, so the ", " between two `<code>` names
+    of a sentence is a block of its own; the CRF sees nothing of content in
+    it and drops it, and the output then ran the names together ("FOR NO
+    KEY UPDATEFOR UPDATE", "Full Storycomments: none)"). A run with a word
+    in it stays the CRF's decision."""
     out = list(labels)
     last = None  # the last kept block
     for i, lab in enumerate(labels):
         if lab == OTHER:
             continue
-        if (last is not None and i - last > 1
-                and not any(words_of(blocks[j].text) for j in range(last + 1, i))):
-            box = line_box(blocks[i].containers)
-            if box is not None and all(line_box(blocks[j].containers) is box
-                                       for j in range(last, i)):
-                out[last + 1:i] = ["c"] * (i - last - 1)
+        if (last is not None and i - last > 1 and boxes[i] != -1
+                and all(boxes[j] == boxes[i] for j in range(last, i))
+                and not any(words_of(texts[j]) for j in range(last + 1, i))):
+            out[last + 1:i] = ["c"] * (i - last - 1)
         last = i
     return out
+
+
+@dataclass
+class Decision:
+    """A page's labels, whether they are the floor's (the path kept
+    nothing: the jsonl record's `fallback`), and the second pass's
+    probabilities of its blocks where the config has one."""
+
+    labels: list[str]
+    fallback: bool
+    second: np.ndarray | None = None
+
+
+Trees = Callable[[list[str]], Sequence[float]]
+
+
+def widened(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
+            texts: Sequence[str], found: Layout, config: "Config") -> tuple[list[str], bool]:
+    """`decide`'s first steps: the best path widened (`decode`), then code,
+    tables and lists kept whole. These are the labels the second pass's
+    trees read, in the cleaner and when they are trained
+    (victor.training.second_pass), so they have a name of their own."""
+    labels, fallback = decode(path, marginals, config.keep_above, config.floor_share)
+    return whole(texts, labels, content_probabilities(marginals), found.units,
+                 config.unit_share, found.lists, config.list_share), fallback
+
+
+def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
+           texts: Sequence[str], found: Layout, config: "Config", *,
+           trees: Trees | None = None, favor: str | None = None,
+           threshold: float | None = None, temperature: float = 1.0,
+           bridged: bool = False) -> Decision:
+    """Every step from the CRF's best path and marginals to the labels a
+    page is cleaned with, in order: the one list of them. `config` gives
+    the decoding keys; `trees` turns the labels so far into the second
+    pass's probabilities (required when the config has a second pass);
+    `favor` and `threshold` are the user's options, on probabilities
+    calibrated at the model's `temperature`; `bridged` adds the output's
+    own last step, which adds no word and so is left out where labels are
+    scored against a person's (half the blocks it keeps are o in theirs:
+    docs/output.md, "Words run together")."""
+    content = content_probabilities(marginals)  # the CRF's own, as the bars were chosen on
+    labels, fallback = widened(path, marginals, texts, found, config)
+    second = config.second_pass
+    q = None
+    if second is not None:
+        if trees is None:
+            raise ValueError(f"config {config.name} has a second pass: give its trees")
+        # The trees read the labels with code, tables and lists kept whole,
+        # as they were trained (victor.training.second_pass).
+        q = np.asarray(trees(labels), dtype=np.float64)
+        labels = decided_again(labels, marginals, q, texts, second, favor)
+        if favor in second.favor:
+            favor = None
+    calibrated = (content_probabilities(marginals, temperature)
+                  if favor is not None or threshold is not None else content)
+    labels = favored(labels, marginals, calibrated, favor)
+    labels = whole(texts, labels, content, found.units, config.unit_share,
+                   found.lists, config.list_share)
+    if threshold is not None:
+        labels = above_threshold(labels, calibrated, threshold)
+    labels = drop_repeats(texts, labels, config.repeat_words)
+    if bridged:
+        labels = bridge(texts, found.boxes, labels)
+    return Decision(labels, fallback, q)
+
+
+# --- the second pass's bars ---------------------------------------------------
+
+def decided_again(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
+                  q: Sequence[float], texts: Sequence[str], settings: "SecondPassSettings",
+                  favor: str | None = None) -> list[str]:
+    """The labels decided again on the second pass's probabilities `q` by
+    the config's bars (`--favor`'s where the config gives one for
+    `favor`)."""
+    return relabel(labels, marginals, q, *bars(settings, favor, q, texts))
+
+
+def bars(settings: "SecondPassSettings", favor: str | None, q: Sequence[float],
+         texts: Sequence[str]) -> tuple[float, float]:
+    """(keep, add) for a page: `--favor`'s bar where the config gives one,
+    else the config's bars, each lowered to the page's own bar (page_bar)
+    where the config names a `page-floor`."""
+    bar = settings.favor.get(favor) if favor is not None else None
+    if bar is not None:
+        return bar, bar
+    if settings.page_floor is None:
+        return settings.keep, settings.add
+    words = np.fromiter(map(len, map(str.split, texts)), dtype=np.float64, count=len(texts))
+    own = page_bar(np.asarray(q, dtype=np.float64), words, settings.page_floor, settings.keep)
+    return min(own, settings.keep), min(own, settings.add)
+
+
+def page_bar(q: np.ndarray, words: np.ndarray, low: float, high: float) -> float:
+    """The bar that keeps the set of blocks of the highest expected word F1
+    on this page, taking the trees' probabilities `q` at their word: kept
+    the k most likely blocks, F1 is about 2 * sum(q * words over those k)
+    over (their words + sum(q * words over the page)). One bar for every
+    page is too high where the content is small among many middling
+    blocks (a product's few lines, a listing's short entries); WCXB's
+    score is a mean over pages, and a page's own bar gained it 0.0035 of
+    bag-of-words F1 on held-out sites (docs/second-pass.md, "A bar for
+    each page").
+
+    Held between `low` and `high`: a bar raised above the config's own
+    dropped headlines, which word F1 barely sees. Blocks under `low`
+    count for nothing in the page's expected content: that is where the
+    trees' early stopping leaves boilerplate, at a probability that is a
+    margin, not a frequency, and counted it lowered the bar on pages of
+    much boilerplate (Dragnet's articles kept their comments). A page the
+    trees expect no content on gets `high`."""
+    counted = np.where(q >= low, q, 0.0)
+    expected = float(np.dot(counted, words))
+    if expected <= 0:
+        return high
+    order = np.argsort(-q, kind="stable")
+    f1 = 2 * np.cumsum(counted[order] * words[order]) / (np.cumsum(words[order]) + expected)
+    return float(min(max(q[order][int(np.argmax(f1))], low), high))
+
+def relabel(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
+            q: Sequence[float], keep: float, add: float) -> list[str]:
+    """The labels decided again by two bars on the second pass's probability
+    `q`: a block the first pass kept stays (with its label) while q is at
+    least `keep`; a block it dropped comes back at `add` or more. Two bars,
+    not one, because the research's nested scan chose them apart (every
+    site fold chose keep 0.35, add 0.3 on the other folds' pages). A block
+    that comes back takes its most probable content label from the CRF's
+    marginals (`content_label`), as keep-above's blocks do,
+    where the research made it a paragraph: the text is the same, and a
+    heading stays a heading.
+
+    Bars that would keep no block of a page leave its labels as they were:
+    decoding never empties a page with text (`floor`), and
+    the second pass must not either."""
+    out: list[str] = []
+    for lab, m, x in zip(labels, marginals, q):
+        if lab != OTHER:
+            out.append(lab if x >= keep else OTHER)
+        elif x >= add:
+            out.append(content_label(m, bool(out) and out[-1] != OTHER))
+        else:
+            out.append(OTHER)
+    return out if any(lab != OTHER for lab in out) else list(labels)

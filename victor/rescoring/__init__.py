@@ -14,8 +14,9 @@ on pages of sites neither pass saw, WCXB +0.017 bag-of-words F1, Dragnet
 The stage is plain functions over a page's first-pass Result:
 
     second = load(config.second_pass)               # once, with the config
-    q = probabilities(result, second)               # a block's P(content)
-    labels = decide(result.labels, result.marginals, q, result.texts, second.settings, favor)
+    q = probabilities(second, columns, blocks, marginals, labels)   # a block's P(content)
+
+and the bars that decide on `q` are the decision's (victor.decoding.decide).
 
 LightGBM is imported by `load` alone, so that a config without
 `second-pass:` (cleaneval) never pays for the import.
@@ -29,10 +30,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from victor.decoding import content_label
 from victor.decoding.calibration import content_probabilities
 from victor.errors import VictorError, import_extra
-from victor.labels import OTHER
 from victor.rescoring.features import (FIRST_PREFIX, PAGE_FEATURES, fast_features,
                                        first_columns)
 from victor.rescoring.settings import SecondPassSettings
@@ -113,17 +112,17 @@ def mean_probability(boosters: Sequence[Any], x: np.ndarray,
     return np.mean([b.predict(x, **options) for b in boosters], axis=0)
 
 
-def matrix(result, first: Sequence[str]) -> np.ndarray:
-    """The trees' input for a first-pass Result: PAGE_FEATURES of the page,
+def matrix(columns, blocks, marginals: Sequence[Mapping[str, float]], labels: Sequence[str],
+           first: Sequence[str]) -> np.ndarray:
+    """The trees' input for a page's first pass: PAGE_FEATURES of the page,
     from its blocks, its CRF content probabilities before calibration (what
     the trees were trained on) and its decoded labels, then the first pass's
     columns `first`."""
-    p = np.asarray(content_probabilities(result.marginals), dtype=np.float64)
-    own = fast_features(page_paths(result.columns, result.page.blocks), result.texts, p,
-                        result.labels)
+    p = np.asarray(content_probabilities(marginals), dtype=np.float64)
+    own = fast_features(page_paths(columns, blocks), [b.text for b in blocks], p, labels)
     if not first:
         return own
-    return np.hstack([own, first_columns(result.columns, list(first))])
+    return np.hstack([own, first_columns(columns, list(first))])
 
 
 def page_paths(columns, blocks) -> np.ndarray:
@@ -138,85 +137,13 @@ def page_paths(columns, blocks) -> np.ndarray:
     return np.asarray(paths(blocks, class_words=False).templates, np.int64)
 
 
-def probabilities(result, second: SecondPass) -> np.ndarray:
-    """Each block's second-pass probability of being content."""
-    if not result.labels:
+def probabilities(second: SecondPass, columns, blocks,
+                  marginals: Sequence[Mapping[str, float]],
+                  labels: Sequence[str]) -> np.ndarray:
+    """Each block's second-pass probability of being content, from the
+    first pass's feature `columns` and `marginals` and its `labels` so far."""
+    if not labels:
         return np.zeros(0)
-    return mean_probability(second.boosters, matrix(result, second.first),
+    return mean_probability(second.boosters, matrix(columns, blocks, marginals, labels,
+                                                    second.first),
                             second.predict_options())
-
-
-def decide(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
-           q: Sequence[float], texts: Sequence[str], settings: SecondPassSettings,
-           favor: str | None = None) -> list[str]:
-    """The labels decided again by the config's bars (`--favor`'s where the
-    config gives one for `favor`), the one place the cleaner, the folds and
-    the benchmark decide a page after the trees."""
-    return relabel(labels, marginals, q, *bars(settings, favor, q, texts))
-
-
-def bars(settings: SecondPassSettings, favor: str | None, q: Sequence[float],
-         texts: Sequence[str]) -> tuple[float, float]:
-    """(keep, add) for a page: `--favor`'s bar where the config gives one,
-    else the config's bars, each lowered to the page's own bar (page_bar)
-    where the config names a `page-floor`."""
-    bar = settings.favor.get(favor) if favor is not None else None
-    if bar is not None:
-        return bar, bar
-    if settings.page_floor is None:
-        return settings.keep, settings.add
-    words = np.fromiter(map(len, map(str.split, texts)), dtype=np.float64, count=len(texts))
-    own = page_bar(np.asarray(q, dtype=np.float64), words, settings.page_floor, settings.keep)
-    return min(own, settings.keep), min(own, settings.add)
-
-
-def page_bar(q: np.ndarray, words: np.ndarray, low: float, high: float) -> float:
-    """The bar that keeps the set of blocks of the highest expected word F1
-    on this page, taking the trees' probabilities `q` at their word: kept
-    the k most likely blocks, F1 is about 2 * sum(q * words over those k)
-    over (their words + sum(q * words over the page)). One bar for every
-    page is too high where the content is small among many middling
-    blocks (a product's few lines, a listing's short entries); WCXB's
-    score is a mean over pages, and a page's own bar gained it 0.0035 of
-    bag-of-words F1 on held-out sites (docs/second-pass.md, "A bar for
-    each page").
-
-    Held between `low` and `high`: a bar raised above the config's own
-    dropped headlines, which word F1 barely sees. Blocks under `low`
-    count for nothing in the page's expected content: that is where the
-    trees' early stopping leaves boilerplate, at a probability that is a
-    margin, not a frequency, and counted it lowered the bar on pages of
-    much boilerplate (Dragnet's articles kept their comments). A page the
-    trees expect no content on gets `high`."""
-    counted = np.where(q >= low, q, 0.0)
-    expected = float(np.dot(counted, words))
-    if expected <= 0:
-        return high
-    order = np.argsort(-q, kind="stable")
-    f1 = 2 * np.cumsum(counted[order] * words[order]) / (np.cumsum(words[order]) + expected)
-    return float(min(max(q[order][int(np.argmax(f1))], low), high))
-
-def relabel(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
-            q: Sequence[float], keep: float, add: float) -> list[str]:
-    """The labels decided again by two bars on the second pass's probability
-    `q`: a block the first pass kept stays (with its label) while q is at
-    least `keep`; a block it dropped comes back at `add` or more. Two bars,
-    not one, because the research's nested scan chose them apart (every
-    site fold chose keep 0.35, add 0.3 on the other folds' pages). A block
-    that comes back takes its most probable content label from the CRF's
-    marginals (victor.decoding.content_label), as keep-above's blocks do,
-    where the research made it a paragraph: the text is the same, and a
-    heading stays a heading.
-
-    Bars that would keep no block of a page leave its labels as they were:
-    decoding never empties a page with text (victor.decoding.floor), and
-    the second pass must not either."""
-    out: list[str] = []
-    for lab, m, x in zip(labels, marginals, q):
-        if lab != OTHER:
-            out.append(lab if x >= keep else OTHER)
-        elif x >= add:
-            out.append(content_label(m, bool(out) and out[-1] != OTHER))
-        else:
-            out.append(OTHER)
-    return out if any(lab != OTHER for lab in out) else list(labels)

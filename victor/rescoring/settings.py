@@ -37,7 +37,7 @@ class SecondPassSettings:
     # pass's calibrated probability instead (victor.decoding.favored).
     favor: dict[str, float] = field(default_factory=dict)
     # Where named, each page may lower `keep` and `add` to a bar of its
-    # own (victor.rescoring.page_bar), down to this.
+    # own (victor.decoding.page_bar), down to this.
     page_floor: float | None = None
 
 

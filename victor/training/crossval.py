@@ -25,7 +25,7 @@ from victor.training import evaluate
 from victor.training.dataset import Example
 from victor.training.fitting import fit
 from victor.training.folds import page_folds, site_folds
-from victor.training.second_pass import held_out_probabilities, second_pass_labels
+from victor.training.second_pass import held_out_probabilities
 
 
 @dataclass
@@ -34,10 +34,13 @@ class Prediction:
     fold's own (benchmarks/quality/)."""
 
     name: str  # the .anno file
-    labels: list[str]  # as the Cleaner decodes them (victor.decoding)
+    labels: list[str]  # as the Cleaner decides them (victor.decoding.decide)
     content: list[float]  # each block's probability of being content
     path: list[str]  # the best path, before decoding widens it
-    marginals: list[dict[str, float]]  # for decoding it otherwise (benchmarks/quality/)
+    marginals: list[dict[str, float]]  # for deciding it otherwise (benchmarks/)
+    widened: list[str]  # what the second pass's trees read (victor.decoding.widened)
+    # The second pass's probabilities, once its trees are cross-fitted (with_second_pass).
+    second: list[float] | None = None
 
 
 @dataclass
@@ -128,25 +131,20 @@ def run_fold(task: FoldTask) -> FoldResult:
 
 def score_fold(fold: int, estimator: crf.CRF, test_set: Sequence[Example],
                config: Config) -> FoldResult:
-    """A fitted CRF's figures on pages it has not seen, decoded as the
-    Cleaner decodes them (victor.decoding: the config's `keep-above`,
-    `floor-share`, `unit-share`, `list-share` and `repeat-words`). The
-    cleaner's last step, `bridge`, adds no word and is the output's: half
-    the blocks it keeps are o in the person's labels (docs/output.md, "Words
-    run together"), so it is left out here, where labels are scored."""
+    """A fitted CRF's figures on pages it has not seen, its labels decided
+    as the Cleaner decides them (victor.decoding.decide, without the
+    output's own step). A config with a second pass is decided here without
+    it: its trees are cross-fitted once every fold is done (with_second_pass)."""
     predictions = []
     pages = [e.features for e in test_set]
+    first = replace(config, second_pass=None)
     for e, path, marginals in zip(test_set, estimator.predict(pages),
                                   estimator.predict_marginals(pages)):
-        labels, _ = decoding.decode(path, marginals, config.keep_above, config.floor_share)
-        content = calibration.content_probabilities(marginals)
-        labels = decoding.whole(e.texts, labels, content, e.units, config.unit_share,
-                                e.lists, config.list_share)
-        if config.second_pass is None:
-            # else the trees read the labels first, as in the cleaner, and
-            # second_pass_labels drops the repeats after them
-            labels = decoding.drop_repeats(e.texts, labels, config.repeat_words)
-        predictions.append(Prediction(e.name, labels, content, path, marginals))
+        decided = decoding.decide(path, marginals, e.texts, e.layout, first)
+        widened, _ = decoding.widened(path, marginals, e.texts, e.layout, config)
+        predictions.append(Prediction(e.name, decided.labels,
+                                      calibration.content_probabilities(marginals), path,
+                                      marginals, widened))
     return scored(fold, test_set, predictions)
 
 
@@ -167,17 +165,25 @@ def scored(fold: int, test_set: Sequence[Example], predictions: list[Prediction]
 def with_second_pass(results: list[FoldResult], examples: Sequence[Example],
                      config: Config, threads: int = 1) -> list[FoldResult]:
     """The folds again with `config`'s second pass: trees cross-fitted on
-    the same folds decide each held-out page again
-    (victor.training.second_pass), so that neither pass saw the sites it
-    is scored on."""
+    the same folds (victor.training.second_pass) give each held-out page's
+    probabilities, and the page is decided again with them, so that neither
+    pass saw the sites it is scored on."""
     by_name = {e.name: e for e in examples}
     fold = {p.name: r.fold for r in results for p in r.predictions}
     predictions = [p for r in results for p in r.predictions]
-    q = held_out_probabilities(predictions, by_name, fold, config, threads)
-    labels = second_pass_labels(predictions, by_name, q, config)
+    q = dict(zip((p.name for p in predictions),
+                 held_out_probabilities(predictions, by_name, fold, config, threads)))
     return [scored(r.fold, [by_name[p.name] for p in r.predictions],
-                   [replace(p, labels=labels[p.name]) for p in r.predictions])
+                   [decided_again(p, by_name[p.name], q[p.name], config) for p in r.predictions])
             for r in results]
+
+
+def decided_again(p: Prediction, e: Example, q, config: Config) -> Prediction:
+    """A held-out page's prediction decided by `config` with its second
+    pass's probabilities `q`."""
+    decided = decoding.decide(p.path, p.marginals, e.texts, e.layout, config,
+                              trees=lambda _: q)
+    return replace(p, labels=decided.labels, second=[float(x) for x in q])
 
 
 def fold_tasks(examples: list[Example], k: int,

@@ -27,10 +27,9 @@ class Example:
     features: list[dict[str, str]]
     gold: str  # the person's text the labels were made from (words only matter)
     group: PageGroup  # its web site and stratum, for the folds
-    # The blocks of its code blocks and data tables, and of its lists
-    # (victor.decoding): the folds decode them as the cleaner does.
-    units: list[list[int]] = field(default_factory=list)
-    lists: list[list[int]] = field(default_factory=list)
+    # Its code blocks, tables, lists and line boxes (victor.decoding.Layout):
+    # the folds decide its labels as the cleaner does.
+    layout: decoding.Layout = field(default_factory=lambda: decoding.Layout([], [], []))
 
 
 def gold_text(anno_path: Path, texts: list[str], labels: list[str]) -> str:
@@ -55,8 +54,7 @@ def load_example(anno_path: str, config: Config, lm=None,
     group = page_group(anno_path, url, page.meta.url)
     return Example(anno_path, url, texts, labels, features.compute(page, config, lm, names),
                    gold_text(Path(anno_path), texts, labels), group,
-                   decoding.units(page.blocks) if config.unit_share is not None else [],
-                   decoding.list_units(page.blocks) if config.list_share is not None else [])
+                   decoding.layout(page.blocks))
 
 
 def load_examples(anno_paths: Sequence[str], config: Config, lm=None,

@@ -14,9 +14,8 @@ winner's settings (docs/second-pass.md: 100 rounds, 31 leaves, learning rate
 PARAMS), written as LightGBM text models one after another, with a JSON note
 beside them of what they were trained from.
 
-The run's labels are those after code, tables and lists are kept whole
-(`decoding.whole`), and the cleaner feeds the trees its labels after the
-same step (victor.cleaner.Cleaner.label).
+The run's labels are the ones the trees read in the cleaner: the best path
+widened, code, tables and lists kept whole (victor.decoding.widened).
 """
 
 from __future__ import annotations
@@ -31,12 +30,12 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from victor import decoding, features, files
+from victor import features, files
 from victor.annotation import load_training_page
 from victor.config import Config
 from victor.errors import VictorError, import_extra, read_utf8
 from victor.labels import OTHER
-from victor.rescoring import decide, mean_probability, page_paths, predict_options
+from victor.rescoring import mean_probability, page_paths, predict_options
 from victor.rescoring.features import fast_features, feature_names, first_columns
 from victor.training.dataset import Example
 
@@ -183,33 +182,14 @@ def held_out_probabilities(predictions: Sequence, examples: Mapping[str, Example
     """Each held-out page's second-pass probabilities: `config`'s trees'
     settings cross_fitted on the folds of its first pass. `predictions`:
     the first pass's, each with the page's `name` (its .anno), decoded
-    `labels` and `content` probabilities (victor.training.crossval.Prediction)."""
+    `widened` labels (what the trees read) and `content` probabilities
+    (victor.training.crossval.Prediction)."""
     settings = config.second_pass
     if settings is None:
         raise VictorError(f"config {config.name} has no second pass")
     selected = features.select_features(config, ())
-    pages = [run_page(p.name, {"content": p.content, "labels": p.labels,
+    pages = [run_page(p.name, {"content": p.content, "labels": p.widened,
                                "truth": examples[p.name].labels}, config, selected)
              for p in predictions]
     return cross_fitted(pages, [fold[p.name] for p in predictions], settings.early_stop,
                         threads=threads)
-
-
-def second_pass_labels(predictions: Sequence, examples: Mapping[str, Example],
-                       q: Sequence[np.ndarray], config: Config) -> dict[str, list[str]]:
-    """Each held-out page's labels once `config`'s second pass has decided
-    again from its probabilities `q` (held_out_probabilities): the config's
-    bars (rescoring.decide), then code, tables and lists kept whole and
-    text given twice dropped, as the cleaner does after the second pass. Configs that share trees (the
-    default and article configs) share `q`."""
-    settings = config.second_pass
-    if settings is None:
-        raise VictorError(f"config {config.name} has no second pass")
-    out = {}
-    for p, prob in zip(predictions, q):
-        e = examples[p.name]
-        labels = decide(p.labels, p.marginals, prob, e.texts, settings)
-        labels = decoding.whole(e.texts, labels, p.content, e.units, config.unit_share,
-                                e.lists, config.list_share)
-        out[p.name] = decoding.drop_repeats(e.texts, labels, config.repeat_words)
-    return out
