@@ -5,9 +5,11 @@ see any of it. Victor is scored on pages of web sites its model has not
 seen (the default config's 5 site folds over every annotated page, as
 `benchmarks.quality` runs them), its held-out labels rendered as Markdown
 and text; the peers on the same pages in the same run: trafilatura's
-Markdown (tables, links, images, formatting) and resiliparse's text (list
-bullets and formatting on). Counted, over the elements of the page whose
-text (whitespace folded) the gold keeps:
+Markdown (tables, links, images, formatting), resiliparse's text (list
+bullets and formatting on) and rs-trafilatura's Markdown (links and images
+on; in a venv of its own, skipped where there is none: benchmarks.peers).
+Counted, over the elements of the page whose text (whitespace folded) the
+gold keeps:
 - code: the non-empty lines of each `<pre>`; intact when a line of the
   output is that line (whitespace folded);
 - table rows: the rows of tables of two columns or more; kept when every
@@ -45,7 +47,7 @@ from pathlib import Path
 from statistics import mean
 
 from benchmarks.common import bag_f1, table
-from benchmarks.peers import STRUCTURED_PEERS
+from benchmarks.peers import STRUCTURED_PEERS, Extract, Unavailable
 from victor import decoding, output
 from victor.training import crossval, dataset
 from victor.config import DEFAULT_CONFIG, Config, load_config
@@ -240,6 +242,27 @@ def held_out_labels(folds: int, jobs: int, config: Config) -> dict[str, dict]:
             for r in results for p in r.predictions}
 
 
+def peer_output(name: str, extract: Extract, html: bytes, page: str) -> str:
+    """A peer's output; a crash loses the page, as an empty answer does."""
+    try:
+        return extract(html)
+    except Exception as e:
+        print(f"{page}: {name}: {type(e).__name__}: {e}", file=sys.stderr)
+        return ""
+
+
+def peers_set_up() -> dict[str, Extract]:
+    """The structured peers this machine has, each set up; one line for
+    each that it has not."""
+    out = {}
+    for name, setup in STRUCTURED_PEERS.items():
+        try:
+            out[name] = setup()
+        except Unavailable as e:
+            print(f"{name}: skipped: {e}", file=sys.stderr)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--labels", metavar="FILE",
@@ -272,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
                                                    (args.list_share, config.list_share)))
     systems: dict[str, Counts] = {"victor markdown": Counts(), "victor text": Counts(),
                                   "victor text, blocks joined (before)": Counts()}
-    others = {} if args.no_peers else {name: setup() for name, setup in STRUCTURED_PEERS.items()}
+    others = {} if args.no_peers else peers_set_up()
     systems.update({name: Counts() for name in others})
     gold_counts = Counts()
     for anno in annos:
@@ -297,7 +320,8 @@ def main(argv: list[str] | None = None) -> int:
         systems["victor text, blocks joined (before)"].add(
             s, output.plain_text(result.texts, held_page["labels"]), gold, False)
         for name, extract in others.items():
-            systems[name].add(s, extract(html), gold, name.endswith("(markdown)"))
+            systems[name].add(s, peer_output(name, extract, html, anno.name), gold,
+                              name.endswith("(markdown)"))
     print(f"WCXB dev, {len(systems['victor text'].bag)} pages of web sites Victor's model has not "
           f"seen ({args.folds} site folds, the {DEFAULT_CONFIG} config); over the elements "
           "whose text the gold keeps:\n")
