@@ -22,6 +22,12 @@ memory once set up, before the first page.
     python3 -m benchmarks.speed --rows trafilatura,resiliparse --repeat 3
     python3 -m benchmarks.speed --rows trafilatura,victor-clean --repeat 5 --rounds 3
 
+rs-trafilatura's rows run it in a venv of its own (its wheels need Python
+3.12; benchmarks.peers), one process of it fed page after page through a
+pipe: their times and CPU are its extraction's, timed in that process,
+plus reading the page in the row's; the pipe is not counted. Its peak
+memory is shown as the worker's, beside the row's own process's.
+
 A new row is one function below that sets the tool up and returns a
 `Runner`, and one entry in ROWS.
 """
@@ -37,16 +43,29 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from benchmarks.common import CLEANEVAL, page_files, page_megabytes, table
+from benchmarks import peers
 from benchmarks.peers import PEERS
 from victor.config import DEFAULT_CONFIG
 from victor.batch.inputs import read_input
 
-# Cleans all the pages given; returns what failed, one line a page.
-Runner = Callable[[list[Path]], list[str]]
+@dataclass
+class Timed:
+    """A pass whose tool ran in another process and timed itself there."""
+
+    failures: list[str]
+    wall: float
+    cpu: float
+    peak_mb: float  # the tool's process's
+
+
+# Cleans all the pages given; returns what failed, one line a page (and,
+# for a tool in a process of its own, its time there).
+Runner = Callable[[list[Path]], list[str] | Timed]
 
 
 def per_page(clean: Callable[[bytes], object]) -> Runner:
@@ -142,6 +161,33 @@ def peer(name: str) -> Callable[[argparse.Namespace], Runner | str]:
     return lambda opts: per_page(PEERS[name]())
 
 
+def rs_trafilatura(opts: argparse.Namespace, markdown: bool = False) -> Runner | str:
+    """rs-trafilatura in its own venv's process: each page read here, then
+    cleaned there, the two times summed."""
+    try:
+        ask = peers.rs_trafilatura_pipe(markdown)
+    except peers.Unavailable as e:
+        return f"skipped: {e}"
+
+    def run(paths: list[Path]) -> Timed:
+        out = Timed([], 0.0, 0.0, 0.0)
+        for path in paths:
+            wall, cpu = time.perf_counter(), time.process_time()
+            data = peers.without_wrapper(read_input(str(path)))
+            out.wall += time.perf_counter() - wall
+            out.cpu += time.process_time() - cpu
+            try:
+                answer = ask(data)
+            except peers.PeerFailed as e:
+                out.failures.append(f"{path.name}: {e}")
+                continue
+            out.wall += answer.wall
+            out.cpu += answer.cpu
+            out.peak_mb = max(out.peak_mb, answer.peak_mb)
+        return out
+    return run
+
+
 ROWS: dict[str, Callable[[argparse.Namespace], Runner | str]] = {
     "victor-blocks": victor_blocks,  # bytes -> blocks (tidy, preclean, blocks)
     "victor-features": victor_features,  # bytes -> feature table
@@ -155,6 +201,9 @@ ROWS: dict[str, Callable[[argparse.Namespace], Runner | str]] = {
     "victor-batch": lambda opts: victor_batch(opts, jobs=1),  # clean.py -j 1 -o DIR
     "victor-clean-j": victor_batch,  # clean.py -j N -o DIR
     **{name: peer(name) for name in PEERS},
+    # In a venv of its own, skipped where there is none (benchmarks.peers).
+    "rs-trafilatura": rs_trafilatura,  # its text
+    "rs-trafilatura-markdown": lambda opts: rs_trafilatura(opts, markdown=True),
 }
 
 
@@ -178,17 +227,20 @@ def measure(name: str, opts: argparse.Namespace) -> dict:
         return {"row": name, "skipped": runner}
     runner(paths[:1])
     setup_mb = _peak_mb(resource.RUSAGE_SELF)
-    walls, cpus = [], []
+    walls, cpus, worker_mb = [], [], 0.0
     while len(walls) < opts.repeat or sum(walls) < opts.min_seconds:
         cpu, wall = _cpu(), time.perf_counter()
         failures = runner(paths)
         walls.append(time.perf_counter() - wall)
         cpus.append(_cpu() - cpu)
+        if isinstance(failures, Timed):  # the tool's own process timed it
+            walls[-1], cpus[-1], worker_mb = failures.wall, failures.cpu, failures.peak_mb
+            failures = failures.failures
     return {
         "row": name, "pages": len(paths), "megabytes": page_megabytes(paths),
         "wall": min(walls), "first": walls[0], "cpu": min(cpus), "failures": failures,
         "setup_mb": setup_mb, "peak_mb": _peak_mb(resource.RUSAGE_SELF),
-        "worker_peak_mb": _peak_mb(resource.RUSAGE_CHILDREN),
+        "worker_peak_mb": max(worker_mb, _peak_mb(resource.RUSAGE_CHILDREN)),
     }
 
 

@@ -1,13 +1,15 @@
-"""How faithfully each cleaner's output keeps the structure of what the
+r"""How faithfully each cleaner's output keeps the structure of what the
 gold keeps: code lines, table rows, links in running text, list items, and
 no space before punctuation where the page has none. Word-bag scores cannot
 see any of it. Victor is scored on pages of web sites its model has not
 seen (the default config's 5 site folds over every annotated page, as
 `benchmarks.quality` runs them), its held-out labels rendered as Markdown
 and text; the peers on the same pages in the same run: trafilatura's
-Markdown (tables, links, images, formatting) and resiliparse's text (list
-bullets and formatting on). Counted, over the elements of the page whose
-text (whitespace folded) the gold keeps:
+Markdown (tables, links, images, formatting), resiliparse's text (list
+bullets and formatting on) and rs-trafilatura's Markdown (links and images
+on; in a venv of its own, skipped where there is none: benchmarks.peers).
+Counted, over the elements of the page whose text (whitespace folded) the
+gold keeps:
 - code: the non-empty lines of each `<pre>`; intact when a line of the
   output is that line (whitespace folded);
 - table rows: the rows of tables of two columns or more; kept when every
@@ -22,8 +24,36 @@ text (whitespace folded) the gold keeps:
   output line starts with a list marker and holds the item's text;
 - spaces before `, . ; : ! ? )` per 1,000 words, beside the gold's own rate;
 - words run together per 1,000 words: an output word that is two words of
-  the gold side by side and no word of the gold's ("beds2").
+  the gold side by side and no word of the gold's ("beds2");
+- images' alt text: `<img alt>` of two words or more whose alt text the
+  gold keeps; kept when the output has it, as an image when a Markdown
+  output has `![alt](`. On WCXB nearly every such alt text is the page's
+  own text too (a product's name, a caption: all but 4 of 805 on 400
+  pages), so "kept" says whether the words are there, from the image or
+  beside it; "as an image" says whether the image is.
 Then WCXB's bag-of-words F1 of Victor's text against the block-joined text.
+
+And the integrity of running text, over the gold's prose lines: a line of
+the gold that starts with a letter, ends with `.`, `!` or `?` and has 8
+words or more (split on whitespace). Text is read as tokens: words (`\w+`)
+and single marks of punctuation, lowercased, with typographic quotes,
+dashes and the ellipsis read as the plain ones; a Markdown output is read
+as its text (links, images, emphasis and backslash escapes as the text they
+stand for). A line counts for an output when one stretch of the output's
+tokens, at most twice the line's length, holds half of the line's tokens or
+more in the line's order (their longest common subsequence). Each counted
+line is, first that applies:
+- kept whole: all its tokens stand in the output, in order and contiguous;
+- final mark cut: all but its final `.`/`!`/`?` stand so, followed by a
+  word or by the output's end (a mark after them, such as a footnote's
+  `[1]` before the full stop, makes the line broken or holed, below);
+- a hole: a token of it is missing from the best stretch, the rest kept in
+  order (a word, link or code cut out of it, its start cut off, or a word
+  split in two by a soft hyphen left in it);
+- broken: every token kept in order, with tokens the gold does not have
+  between them (a footnote's `[1]`).
+Shares are of the lines each output counts, which the table shows as a
+share of the gold's prose lines.
 
     python3 -m benchmarks.structure                        # WCXB dev: folds then scores
     python3 -m benchmarks.structure --labels run.json      # reuse (or save) the folds' labels
@@ -39,13 +69,17 @@ import re
 import sys
 import tempfile
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from statistics import mean
+from typing import Callable
+
+import numpy as np
 
 from benchmarks.common import bag_f1, table
-from benchmarks.peers import STRUCTURED_PEERS
+from benchmarks.peers import STRUCTURED_PEERS, Extract, Unavailable
 from victor import decoding, output
 from victor.training import crossval, dataset
 from victor.config import DEFAULT_CONFIG, Config, load_config
@@ -65,6 +99,19 @@ _STRONG = re.compile(r"\*\*(\S(?:.*?\S)?)\*\*")
 _EMPHASIS = re.compile(r"(?<![\w*])\*(\S(?:.*?\S)?)\*(?![\w*])")
 # A link whose whole text is set in code or emphasis: [`fetch()`](, [*x*](.
 _MARKED_LINK = re.compile(r"\[(\*\*|\*|_|`)([^\]]*?)\1\]\(")
+# Markdown's backslash escapes of punctuation.
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+_HIDDEN = 0xF0000  # an escaped mark hides at this offset while the markup goes
+_HIDDEN_MARK = re.compile("[\U000F0021-\U000F007E]")
+_HARD_BREAK = re.compile(r"\\$")
+_LINKED = re.compile(r"!?\[([^\[\]]*)\]\([^)]*\)")  # a link or an image: its text
+_MARKS = re.compile(r"`|</?su[pb]>|^(?:\s*> ?)+")
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+# Typographic quotes, dashes and the ellipsis read as the plain ones: which
+# of them a cleaner prints is no part of the text's integrity.
+_PLAIN = str.maketrans({**dict.fromkeys("‘’‚‛′", "'"), **dict.fromkeys("“”„‟″", '"'),
+                        **dict.fromkeys("‐‑‒–—―−", "-"), "…": "..."})
+_FINAL_MARKS = frozenset(".!?")
 
 
 def fold(text: str) -> str:
@@ -77,6 +124,8 @@ class Structure:
     rows: list[list[str]] = field(default_factory=list)  # the cells' folded texts
     links: list[str] = field(default_factory=list)
     items: list[str] = field(default_factory=list)
+    alts: list[str] = field(default_factory=list)  # images' folded alt texts
+    prose: list[list[str]] = field(default_factory=list)  # the gold's prose lines, as tokens
 
 
 def _text(el: Element, skip: frozenset[str] = frozenset()) -> str:
@@ -91,11 +140,11 @@ def _text(el: Element, skip: frozenset[str] = frozenset()) -> str:
 
 
 def structure(html: bytes, gold: str) -> Structure:
-    """The page's code lines, table rows, links and list items whose text
-    the gold keeps."""
+    """The page's code lines, table rows, links, list items and images'
+    alt texts whose text the gold keeps, and the gold's prose lines."""
     lines = {fold(_MARKER.sub("", line)) for line in gold.split("\n")}
+    s, headings = Structure(prose=prose_lines(gold)), []
     gold = fold(gold)
-    s, headings = Structure(), []
     root = parse(html).root
     stack: list[tuple[Element, Element | None]] = [(root, None)]  # (element, its parent)
     while stack:
@@ -124,6 +173,10 @@ def structure(html: bytes, gold: str) -> Structure:
             text = fold(_text(el))
             if len(text.split()) >= 3 and text in lines:
                 s.items.append(text)
+        elif tag == "img":
+            alt = fold(el.attrs.get("alt") or "")
+            if len(alt.split()) >= 2 and alt in gold:
+                s.alts.append(alt)
         elif tag in _HEADINGS:
             headings.append(fold(_text(el)))
         stack.extend((c, el) for c in el.children if isinstance(c, Element))
@@ -150,6 +203,10 @@ class Counts:
     rows: list[int] = field(default_factory=lambda: [0, 0])
     links: list[int] = field(default_factory=lambda: [0, 0])
     items: list[int] = field(default_factory=lambda: [0, 0])
+    alts: list[int] = field(default_factory=lambda: [0, 0])
+    alt_images: list[int] = field(default_factory=lambda: [0, 0])
+    prose: int = 0  # the gold's prose lines
+    fates: Counter = field(default_factory=Counter)  # line_fate -> lines
     spaced: int = 0  # spaces before punctuation
     glued: int = 0  # words the gold has apart, run together
     words: int = 0
@@ -176,6 +233,14 @@ class Counts:
         items = [_MARKER.sub("", line) for line in lines if _MARKER.match(line)]
         self.items[0] += sum(any(text in item for item in items) for text in s.items)
         self.items[1] += len(s.items)
+        text = markdown_text(out) if markdown else out
+        read = fold(text)
+        self.alts[0] += sum(alt in read for alt in s.alts)
+        self.alt_images[0] += sum(f"![{alt}](" in as_written for alt in s.alts)
+        self.alts[1] += len(s.alts)
+        self.alt_images[1] += len(s.alts)
+        self.prose += len(s.prose)
+        self.fates.update(fates(s.prose, text))
         self.spaced += len(_BEFORE_PUNCT.findall(out))
         self.glued += run_together("\n".join(raw), gold)
         self.words += len(_WORD.findall(out))
@@ -183,12 +248,20 @@ class Counts:
             self.bag.append(bag_f1(out, gold))
 
     def row(self, name: str) -> list[object]:
-        def share(c: list[int]) -> float:
-            return c[0] / c[1] if c[1] else 1.0
-        return [name, share(self.code), share(self.rows), share(self.rows_kept),
-                share(self.links), share(self.items), 1000 * self.spaced / max(self.words, 1),
+        return [name, _share(self.code), _share(self.rows), _share(self.rows_kept),
+                _share(self.links), _share(self.items), _share(self.alts),
+                _share(self.alt_images), 1000 * self.spaced / max(self.words, 1),
                 1000 * self.glued / max(self.words, 1),
                 f"{mean(self.bag):.4f}" if self.bag else "-"]
+
+    def integrity_row(self, name: str) -> list[object]:
+        counted = sum(self.fates.values())
+        return [name, _share([counted, self.prose])] + [
+            _share([self.fates[fate], counted]) for fate in (WHOLE, FINAL_CUT, HOLE, BROKEN)]
+
+
+def _share(c: list[int]) -> float:
+    return c[0] / c[1] if c[1] else 1.0
 
 
 def run_together(out: str, gold: str) -> int:
@@ -201,14 +274,18 @@ def run_together(out: str, gold: str) -> int:
 
 def _unmarked(lines: list[str]) -> list[str]:
     """Markdown lines with links, images and emphasis read as their text;
-    fenced code as it is."""
+    fenced code as it is. Escapes stay, so that a list marker the renderer
+    escaped (`1\\.`) is no marker, and `\\|` no table cell's edge."""
+    return _outside_fences(lines, lambda line: _EMPHASIS.sub(
+        r"\1", _STRONG.sub(r"\1", _MARKUP.sub("", _LINK.sub("", line)))))
+
+
+def _outside_fences(lines: list[str], read: Callable[[str], str]) -> list[str]:
     out, fenced = [], False
     for line in lines:
         if line.lstrip().startswith("```"):
             fenced = not fenced
-        if not fenced:
-            line = _EMPHASIS.sub(r"\1", _STRONG.sub(r"\1", _MARKUP.sub("", _LINK.sub("", line))))
-        out.append(line)
+        out.append(line if fenced else read(line))
     return out
 
 
@@ -216,6 +293,143 @@ def _as_row(line: str, cells: list[str]) -> bool:
     """The cells of one line, split on Markdown's pipes or tabs."""
     parts = [fold(p.replace("\\|", "|")) for p in re.split(r"(?<!\\)\||\t", line)]
     return [p for p in parts if p] == cells
+
+
+# --- the integrity of running text ---------------------------------------------
+
+def tokens(text: str) -> list[str]:
+    """Words and marks of punctuation, lowercased, typographic quotes and
+    dashes read as plain ones."""
+    return _TOKEN.findall(text.translate(_PLAIN).lower())
+
+
+def prose_lines(gold: str) -> list[list[str]]:
+    """The gold's lines a reader reads as sentences: from a letter to a
+    final `.`, `!` or `?`, 8 words or more; each as its tokens."""
+    out = []
+    for line in gold.split("\n"):
+        line = line.strip()
+        if line and line[0].isalpha() and line[-1] in _FINAL_MARKS and len(line.split()) >= 8:
+            out.append(tokens(line))
+    return out
+
+
+@dataclass(frozen=True)
+class Stream:
+    """An output's tokens, indexed to find a line in them."""
+
+    tokens: list[str]
+    joined: str  # " a b c ": a line stands contiguous when " x y " is in it
+    at: dict[str, np.ndarray]  # token -> where it stands, in order
+
+
+def stream(text: str) -> Stream:
+    toks = tokens(text)
+    at: dict[str, list[int]] = {}
+    for i, t in enumerate(toks):
+        at.setdefault(t, []).append(i)
+    return Stream(toks, f" {' '.join(toks)} ", {t: np.array(p) for t, p in at.items()})
+
+
+def common_length(line: list[str], stretch: list[str]) -> int:
+    """The length of the longest common subsequence of the two."""
+    return _common_length(_masks(line), len(line), stretch)
+
+
+def _masks(line: list[str]) -> dict[str, int]:
+    masks: dict[str, int] = {}
+    for i, t in enumerate(line):
+        masks[t] = masks.get(t, 0) | 1 << i
+    return masks
+
+
+def _common_length(masks: dict[str, int], n: int, stretch: list[str]) -> int:
+    # Bit-parallel, after Hyyrö: an integer of n bits stands for a row of
+    # the table, its zero bits for the line's tokens matched so far.
+    full = (1 << n) - 1
+    row = full
+    for t in stretch:
+        matched = row & masks.get(t, 0)
+        row = ((row + matched) | (row - matched)) & full
+    return n - row.bit_count()
+
+
+def kept_in_order(line: list[str], out: Stream, at_least: int = 0) -> int:
+    """The most tokens of `line` that one stretch of the output, at most
+    twice the line's length, holds in the line's order; any figure below
+    `at_least` stands for "fewer than that" (stretches that cannot reach it
+    are not searched)."""
+    width = 2 * len(line)
+    found = [(out.at[t], k) for t, k in Counter(line).items() if t in out.at]
+    if not found:
+        return 0
+    # A bound for the stretch that starts at each of the line's tokens in the
+    # output: the line's tokens in it, each counted at most as often as the
+    # line has it. The stretches are searched from the highest bound down.
+    starts = np.unique(np.concatenate([at for at, _ in found]))
+    bounds = np.zeros(len(starts), dtype=np.int64)
+    for at, k in found:
+        bounds += np.minimum(np.searchsorted(at, starts + width) - np.searchsorted(at, starts), k)
+    masks, best = _masks(line), 0
+    for i in np.argsort(-bounds, kind="stable"):
+        if bounds[i] <= best or bounds[i] < at_least:
+            break
+        best = max(best, _common_length(masks, len(line),
+                                        out.tokens[starts[i]:starts[i] + width]))
+    return best
+
+
+def _cut_before_word(rest: list[str], out: Stream) -> bool:
+    """Whether `rest` stands contiguous in the output with a word or the
+    output's end after it: the sentence stops there, its mark cut off."""
+    pattern = f" {' '.join(rest)} "
+    at = out.joined.find(pattern)
+    while at >= 0:
+        after = out.joined[at + len(pattern):at + len(pattern) + 1]
+        if not after or after.isalnum() or after == "_":
+            return True
+        at = out.joined.find(pattern, at + 1)
+    return False
+
+
+WHOLE, FINAL_CUT, HOLE, BROKEN = "kept whole", "final mark cut", "a hole", "broken"
+
+
+def line_fate(line: list[str], out: Stream) -> str | None:
+    """What became of a prose line of the gold in an output (the module's
+    docstring defines each), or None when the output does not mostly keep
+    it."""
+    if f" {' '.join(line)} " in out.joined:
+        return WHOLE
+    if line[-1] in _FINAL_MARKS and _cut_before_word(line[:-1], out):
+        return FINAL_CUT
+    kept = kept_in_order(line, out, at_least=(len(line) + 1) // 2)
+    if 2 * kept < len(line):
+        return None
+    return BROKEN if kept == len(line) else HOLE
+
+
+def fates(prose: list[list[str]], text: str) -> Counter:
+    """How many of the prose lines an output's text keeps whole, with the
+    final mark cut, with a hole, or broken."""
+    out = stream(text)
+    return Counter(fate for line in prose if (fate := line_fate(line, out)) is not None)
+
+
+def markdown_text(markdown: str) -> str:
+    """A Markdown output read as the text a reader sees: a link or an image
+    as its text, a backslash-escaped mark as the mark (`\\[` as `[`, `1\\.`
+    as `1.`), without the marks of code, emphasis, quotes and hard breaks;
+    a literal `[` stays. Fenced code as it is."""
+    return "\n".join(_outside_fences(markdown.split("\n"), _read_markdown))
+
+
+def _read_markdown(line: str) -> str:
+    # The escaped marks hide from the markup's patterns, then show as themselves.
+    line = _ESCAPED.sub(lambda m: chr(_HIDDEN + ord(m[1])), _HARD_BREAK.sub("", line))
+    line = _EMPHASIS.sub(r"\1", _STRONG.sub(r"\1", _MARKS.sub("", _LINKED.sub(
+        r"\1", _LINKED.sub(r"\1", line)))))  # twice: an image inside a link
+    return _HIDDEN_MARK.sub(lambda m: chr(ord(m[0]) - _HIDDEN), line)
 
 
 # --- the runs -----------------------------------------------------------------
@@ -239,6 +453,27 @@ def held_out_labels(folds: int, jobs: int, config: Config) -> dict[str, dict]:
         results = crossval.with_second_pass(results, examples, config, jobs)
     return {Path(p.name).name: {"path": p.path, "marginals": p.marginals, "second": p.second}
             for r in results for p in r.predictions}
+
+
+def peer_output(name: str, extract: Extract, html: bytes, page: str) -> str:
+    """A peer's output; a crash loses the page, as an empty answer does."""
+    try:
+        return extract(html)
+    except Exception as e:
+        print(f"{page}: {name}: {type(e).__name__}: {e}", file=sys.stderr)
+        return ""
+
+
+def peers_set_up() -> dict[str, Extract]:
+    """The structured peers this machine has, each set up; one line for
+    each that it has not."""
+    out = {}
+    for name, setup in STRUCTURED_PEERS.items():
+        try:
+            out[name] = setup()
+        except Unavailable as e:
+            print(f"{name}: skipped: {e}", file=sys.stderr)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -274,7 +509,7 @@ def main(argv: list[str] | None = None) -> int:
     config = replace(config, unit_share=share, list_share=list_share)
     systems: dict[str, Counts] = {"victor markdown": Counts(), "victor text": Counts(),
                                   "victor text, blocks joined (before)": Counts()}
-    others = {} if args.no_peers else {name: setup() for name, setup in STRUCTURED_PEERS.items()}
+    others = {} if args.no_peers else peers_set_up()
     systems.update({name: Counts() for name in others})
     gold_counts = Counts()
     for anno in annos:
@@ -304,20 +539,27 @@ def main(argv: list[str] | None = None) -> int:
         systems["victor text, blocks joined (before)"].add(
             s, output.plain_text(result.texts, decided(False)), gold, False)
         for name, extract in others.items():
-            systems[name].add(s, extract(html), gold, name.endswith("(markdown)"))
+            systems[name].add(s, peer_output(name, extract, html, anno.name), gold,
+                              name.endswith("(markdown)"))
     print(f"WCXB dev, {len(systems['victor text'].bag)} pages of web sites Victor's model has not "
           f"seen ({args.folds} site folds, the {DEFAULT_CONFIG} config); over the elements "
           "whose text the gold keeps:\n")
     print(table(["system", "code lines intact", "table rows as rows", "table rows kept",
-                 "links as links", "list items as items", "spaces before punct. /1000 words",
+                 "links as links", "list items as items", "images' alt text kept",
+                 "alt text as images", "spaces before punct. /1000 words",
                  "words run together /1000 words",
                  "bag-of-words F1"],
                 [c.row(name) for name, c in systems.items()]))
+    print(f"\nThe gold's {systems['victor text'].prose} prose lines (each output's share "
+          "of them it mostly keeps, and what became of those):\n")
+    print(table(["system", "lines counted", "kept whole", "final mark cut", "a hole", "broken"],
+                [c.integrity_row(name) for name, c in systems.items()]))
     print(f"\nThe gold's own spaces before punctuation: "
           f"{1000 * gold_counts.spaced / max(gold_counts.words, 1):.2f} per 1,000 words. "
           f"Elements counted: {systems['victor text'].code[1]} code lines, "
           f"{systems['victor text'].rows[1]} table rows, {systems['victor text'].links[1]} links, "
-          f"{systems['victor text'].items[1]} list items.")
+          f"{systems['victor text'].items[1]} list items, "
+          f"{systems['victor text'].alts[1]} images' alt texts.")
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0
 
