@@ -70,6 +70,17 @@ class Result:
         the model's calibration has it (victor/decoding/calibration.py)."""
         return content_probabilities(self.marginals, self.model.temperature)
 
+    @cached_property
+    def confidence(self) -> float:
+        """The page's expected word F1 under the model's own probabilities
+        (victor.decoding.expected_f1): the second pass's where the config
+        has one, else the calibrated CRF's. It ranks pages by how well they
+        were cleaned (docs/output.md, "Confidence"), so that a pipeline can
+        send the unsure ones elsewhere."""
+        return decoding.expected_f1(self.labels,
+                                    self.content if self.second is None else self.second,
+                                    self.texts)
+
     def __repr__(self) -> str:
         """One line of counts: the generated repr showed every block's
         part of the page's tree, 176 million characters for a 100 KB page,
@@ -85,7 +96,7 @@ class Result:
         process; the model (megabytes, shared by every page) stays behind,
         and what the outputs read of it, each block's marginals and content
         probability, travels instead. An unpickled result's `model` is None."""
-        self.marginals, self.content  # computed now, while the model is here
+        self.marginals, self.content, self.confidence  # computed now, while the model is here
         state = {**self.__dict__, "model": None}
         state.pop("tree", None)  # made again from the page, whose tree pickles flat
         return state
@@ -128,7 +139,7 @@ class Result:
 
     def jsonl(self) -> str:
         return output.jsonl_record(self.page, self.labels, self.content, self.text(),
-                                   self.fallback, self.language)
+                                   self.fallback, self.language, self.confidence)
 
     def report(self) -> str:
         return output.report(self.page, self.labels, self.marginals)

@@ -425,6 +425,21 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
     return Decision(labels, fallback, q)
 
 
+def expected_f1(labels: Sequence[str], probabilities: Sequence[float],
+                texts: Sequence[str]) -> float:
+    """A page's expected word F1 if each block is content with its
+    probability: what the model itself expects of the labels it chose, so
+    that a pipeline can route the pages it is unsure of elsewhere (the
+    jsonl record's `confidence`). As `page_bar` counts it: twice the kept
+    blocks' expected content words over the kept words plus the page's
+    expected content words. A page with no words expected and none kept
+    gets 0."""
+    words = np.fromiter(map(len, map(str.split, texts)), dtype=np.float64, count=len(texts))
+    p = np.asarray(probabilities, dtype=np.float64) * words
+    kept = np.fromiter((lab != OTHER for lab in labels), dtype=bool, count=len(labels))
+    denominator = float(words[kept].sum() + p.sum())
+    return 2 * float(p[kept].sum()) / denominator if denominator > 0 else 0.0
+
 # --- the second pass's bars ---------------------------------------------------
 
 def decided_again(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],

@@ -54,7 +54,8 @@ def page_header(source: str, first: bool) -> str:
 
 
 def jsonl_record(page, labels: list[str], content: list[float], text: str,
-                 fallback: bool = False, text_language: str = "") -> str:
+                 fallback: bool = False, text_language: str = "",
+                 confidence: float | None = None) -> str:
     """One JSON line a page: what a corpus builder stores, with what the
     page declares about itself (victor/reading/metadata.py). `recovered` says what
     was done to find the page's text (an unclosed element read past, text
@@ -63,7 +64,8 @@ def jsonl_record(page, labels: list[str], content: list[float], text: str,
     the text is the page's most probable content (decoding.floor): a corpus
     builder may want to weigh or drop such pages. `text_language` is the
     language of the cleaned text as identified (victor/output/language.py), beside
-    the `language` the page declares."""
+    the `language` the page declares. `confidence` is the page's expected
+    word F1 under the model's own probabilities (Result.confidence)."""
     import json
 
     record = {
@@ -75,6 +77,7 @@ def jsonl_record(page, labels: list[str], content: list[float], text: str,
         "text_language": text_language,
         "recovered": list(page.recovered),
         "fallback": fallback,
+        **({} if confidence is None else {"confidence": round(confidence, 4)}),
         "text": text.strip(),
         "blocks": [
             {"id": b.id, "label": lab, "content": round(p, 4), "text": b.text}
