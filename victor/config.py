@@ -83,6 +83,12 @@ class Config:
     # victor.decoding.drop_repeats: a run of kept blocks that repeats the
     # page's earlier kept text is dropped from this many words; None: kept.
     repeat_words: int | None = None
+    # victor.decoding.whole_boxes: a paragraph, heading, item or cell the
+    # labels keep part of is kept whole when its kept blocks hold this share
+    # of its words, else dropped whole; None: each block as decided.
+    line_share: float | None = None
+    # ... unless it holds more words than this (one box around a page).
+    line_words: int | None = None
     # victor/rescoring/: trees that decide again after decoding; None: none.
     second_pass: second_pass_settings.SecondPassSettings | None = None
     # The config the model was trained for (victor.crf.load_model checks
@@ -110,6 +116,8 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "unit-share": ((int, float, type(None)), "a probability between 0 and 1, or null"),
     "list-share": ((int, float, type(None)), "a probability between 0 and 1, or null"),
     "repeat-words": ((int, type(None)), "a number of words, at least 1, or null"),
+    "line-share": ((int, float, type(None)), "a share between 0 and 1, or null"),
+    "line-words": ((int, type(None)), "a number of words, at least 1, or null"),
     "second-pass": ((dict, type(None)), "a mapping with model, keep, add, page-floor, early-stop and favor, or null"),
 }
 _REQUIRED = ("tag-delete", "crf-features")
@@ -224,14 +232,18 @@ def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
     if isinstance(floor_share, bool) or not 0 <= floor_share <= 1:
         raise bad("floor-share", "must be a share between 0 and 1")
     shares = {}
-    for key in ("unit-share", "list-share"):
+    for key in ("unit-share", "list-share", "line-share"):
         share = raw.get(key)
         if isinstance(share, bool) or (share is not None and not 0 <= share <= 1):
-            raise bad(key, "must be a probability between 0 and 1, or null")
+            what = "share" if key == "line-share" else "probability"
+            raise bad(key, f"must be a {what} between 0 and 1, or null")
         shares[key] = None if share is None else float(share)
-    repeat_words = raw.get("repeat-words")
-    if isinstance(repeat_words, bool) or (repeat_words is not None and repeat_words < 1):
-        raise bad("repeat-words", "must be a number of words, at least 1, or null")
+    counts = {}
+    for key in ("repeat-words", "line-words"):
+        count = raw.get(key)
+        if isinstance(count, bool) or (count is not None and count < 1):
+            raise bad(key, "must be a number of words, at least 1, or null")
+        counts[key] = count
     crf = dict(raw.get("crf", {}))
     check_params(crf, f"{path}: key 'crf'")
     for i, f in enumerate(raw["crf-features"]):
@@ -272,7 +284,9 @@ def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
         floor_share=float(floor_share),
         unit_share=shares["unit-share"],
         list_share=shares["list-share"],
-        repeat_words=repeat_words,
+        repeat_words=counts["repeat-words"],
+        line_share=shares["line-share"],
+        line_words=counts["line-words"],
         second_pass=second,
         model_config=(model_name.removesuffix(".crfsuite") if "/" not in model_name
                       else path.stem),
@@ -329,6 +343,10 @@ def decoding_settings(config: Config) -> dict[str, Any]:
         out["list-share"] = config.list_share
     if config.repeat_words is not None:
         out["repeat-words"] = config.repeat_words
+    if config.line_share is not None:
+        out["line-share"] = config.line_share
+    if config.line_words is not None:
+        out["line-words"] = config.line_words
     second = config.second_pass
     if second is not None:
         # the package's own trees by name, wherever the package is installed

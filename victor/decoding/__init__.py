@@ -360,6 +360,48 @@ def bridge(texts: Sequence[str], boxes: Sequence[int], labels: Sequence[str]) ->
     return out
 
 
+def whole_boxes(texts: Sequence[str], labels: Sequence[str],
+                marginals: Sequence[Mapping[str, float]], boxes: Sequence[int],
+                share: float | None, most: int | None = None) -> list[str]:
+    """Each line box (`Layout.boxes`: a paragraph, heading, item or cell)
+    that the labels keep part of, kept whole when its kept blocks hold
+    `share` of its words or more, else dropped whole. An inline element
+    ends a block, so a sentence is several blocks, each labelled on its
+    own: decided apart, a sentence lost its full stop after a link, a
+    product's name or a keyword in `<code>` from its middle, or its first
+    words, and a reader sees wrong text where a word score sees little.
+    A box of over `most` words is left as its blocks were decided: one
+    `<p>` or `<div>` around a whole page is no paragraph. None: each block
+    as decided."""
+    out = list(labels)
+    if share is None:
+        return out
+    members: dict[int, list[int]] = {}
+    for i, box in enumerate(boxes):
+        if box != -1:
+            members.setdefault(box, []).append(i)
+    verdict: dict[int, bool] = {}
+    for box, unit in members.items():
+        kept = [out[i] != OTHER for i in unit]
+        if all(kept) or not any(kept):
+            continue
+        counts = [len(words_of(texts[i])) for i in unit]
+        total = sum(counts)
+        if most is not None and total > most:
+            continue
+        verdict[box] = sum(n for n, k in zip(counts, kept) if k) >= share * total
+    if not verdict:
+        return out
+    for i, box in enumerate(boxes):
+        whole_box = verdict.get(box)
+        if whole_box is None:
+            continue
+        if not whole_box:
+            out[i] = OTHER
+        elif out[i] == OTHER:
+            out[i] = content_label(marginals[i], i > 0 and out[i - 1] != OTHER)
+    return out
+
 @dataclass
 class Decision:
     """A page's labels, whether they are the floor's (the path kept
@@ -419,6 +461,8 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
                    found.lists, config.list_share)
     if threshold is not None:
         labels = above_threshold(labels, calibrated, threshold)
+    labels = whole_boxes(texts, labels, marginals, found.boxes, config.line_share,
+                         config.line_words)
     labels = drop_repeats(texts, labels, config.repeat_words)
     if bridged:
         labels = bridge(texts, found.boxes, labels)
