@@ -87,7 +87,7 @@ def attributes(m: np.ndarray) -> list[dict[str, str]]:
 def _fit_fold(args):
     k, train_x, train_y, train_sites, test_x, params = args
     t = time.perf_counter()
-    crf = CRF(parse_template(TEMPLATE, "second-crf"), params).fit(train_x, train_y, train_sites)
+    crf = CRF(parse_template(TEMPLATE, "second-crf"), **params).fit(train_x, train_y, train_sites)
     m = crf.predict_marginals(test_x)
     q = [np.array([1 - b.get(OTHER, 0.0) for b in page]) for page in m]
     return k, q, crf.predict(test_x), time.perf_counter() - t
@@ -116,7 +116,7 @@ def main(argv=None) -> int:
     A = [attributes(page_features(pg, np.array(run["content"][pg["anno"]]),
                                   run["labels"][pg["anno"]])) for pg in pages]
     Y = [["p" if lab != OTHER else OTHER for lab in pg["truth"]] for pg in pages]
-    params = {"c1": 0, "c2": args.c2, "max-iterations": args.iterations, "far-other-share": 1.0}
+    params = {"c1": 0, "c2": args.c2, "max_iterations": args.iterations, "far_other_share": 1.0}
     tasks = []
     for k in sorted(set(fold)):
         tr = [i for i in range(len(pages)) if fold[i] != k][::args.train_every]

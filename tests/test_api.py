@@ -22,11 +22,12 @@ def test_cleaning_imports_no_optional_part_it_does_not_use():
     """The shipped configs switch perplexity off: a clean (and the clean
     command's batch code) loads neither KenLM nor the language-model code,
     nor the WARC reader, nor Dask; the cleaneval config has no second pass,
-    so it does not load LightGBM either, which the default config does."""
+    so it does not load LightGBM either, which the default config does; and
+    no clean loads the CRF's trainer (sklearn-crfsuite, scikit-learn)."""
     probe = ("import sys, victor, victor.cli, victor.batch\n"
              "victor.extract(open('data/cleaneval/1.html', 'rb').read(), 'cleaneval')\n"
              "heavy = ('kenlm', 'victor.perplexity', 'victor.perplexity.ngram', 'fastwarc', 'dask', "
-             "'distributed', 'lightgbm')\n"
+             "'distributed', 'lightgbm', 'victor.crf.estimator', 'sklearn_crfsuite', 'sklearn')\n"
              "print(sorted(m for m in heavy if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True, cwd=DATA.parent.parent)

@@ -1,5 +1,7 @@
 """The CRF as an estimator: fit on pages, predict their labels and
-marginals, save, and load back a model that predicts the same."""
+marginals, save, and load back a model that predicts the same; and, being
+sklearn-crfsuite's CRF, cloned and searched over as scikit-learn's
+estimators are."""
 
 from pathlib import Path
 
@@ -7,13 +9,15 @@ import pytest
 
 from victor.training import dataset
 from victor.config import load_config
-from victor.crf import CRF, load_model, load_template
+from victor.crf import CRF, check_params, load_model, load_template
 from victor.errors import VictorError
+from victor.crf.params import DEFAULT_PARAMS
 from victor.labels import LABELS
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "cleaneval"
 TRAIN = [str(DATA / f"{n}.anno") for n in (12, 14, 31)]
 TEST = [str(DATA / f"{n}.anno") for n in (49, 51)]
+DEFAULT_C2 = DEFAULT_PARAMS["c2"]
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +31,7 @@ def pages():
 @pytest.fixture(scope="module")
 def fitted(pages):
     config, train, _ = pages
-    return CRF(load_template(config.template), {"max-iterations": 20}).fit(
+    return CRF(load_template(config.template), max_iterations=20).fit(
         [e.features for e in train], [e.labels for e in train])
 
 
@@ -63,7 +67,7 @@ def test_a_saved_model_loads_back_and_predicts_the_same(pages, fitted, tmp_path)
 def test_fitting_writes_no_files_and_an_unfitted_crf_says_so(pages, tmp_path, monkeypatch):
     config, _, test = pages
     monkeypatch.chdir(tmp_path)
-    estimator = CRF(load_template(config.template), {"max-iterations": 1})
+    estimator = CRF(load_template(config.template), max_iterations=1)
     with pytest.raises(VictorError, match="has not been fitted"):
         estimator.predict([test[0].features])
     estimator.fit([test[0].features], [test[0].labels])
@@ -74,8 +78,8 @@ def test_a_share_of_the_far_boilerplate_trains_on_fewer_blocks_and_still_labels(
     config, train, test = pages
     X, y = [e.features for e in train], [e.labels for e in train]
     template = load_template(config.template)
-    whole = CRF(template, {"max-iterations": 5}).fit(X, y)
-    sampled = CRF(template, {"max-iterations": 5, "far-other-share": 0.2}).fit(X, y)
+    whole = CRF(template, max_iterations=5).fit(X, y)
+    sampled = CRF(template, max_iterations=5, far_other_share=0.2).fit(X, y)
     assert whole.model_.metadata["trained_blocks"] == sum(map(len, y))
     assert 0 < sampled.model_.metadata["trained_blocks"] < sum(map(len, y))
     assert sampled.model_.metadata["params"]["far_other_share"] == 0.2
@@ -87,8 +91,8 @@ def test_values_few_sites_show_are_not_trained_on(pages):
     config, train, test = pages
     X, y = [e.features for e in train], [e.labels for e in train]
     template = load_template(config.template)
-    whole = CRF(template, {"max-iterations": 5}).fit(X, y, [e.group.site for e in train])
-    cut = CRF(template, {"max-iterations": 5, "min-sites": 2}).fit(
+    whole = CRF(template, max_iterations=5).fit(X, y, [e.group.site for e in train])
+    cut = CRF(template, max_iterations=5, min_sites=2).fit(
         X, y, [e.group.site for e in train])
     assert "items_left_out" not in whole.model_.metadata
     assert cut.model_.metadata["items_left_out"] > 0
@@ -107,10 +111,60 @@ def test_values_few_sites_show_are_not_trained_on(pages):
     ({"min-sites": 0}, "parameter 'min-sites' must be a whole number, 1 or more"),
     ({"min-sites": 2.5}, "parameter 'min-sites' must be a whole number, 1 or more"),
 ])
-def test_bad_parameters_are_refused_when_the_crf_is_made(pages, params, fault):
-    config, _, _ = pages
+def test_bad_parameters_in_a_configs_spelling_are_refused(params, fault):
     with pytest.raises(VictorError, match=fault):
-        CRF(load_template(config.template), params)
+        check_params(params, "crf settings")
+
+
+@pytest.mark.parametrize("keywords, fault", [
+    ({"c2": -1}, "parameter 'c2' must be a number, 0 or more"),
+    ({"max_iterations": "many"}, "parameter 'max_iterations' must be a number"),
+    ({"far_other_share": 0}, "parameter 'far_other_share' must be a share above 0"),
+    ({"min_sites": 2.5}, "parameter 'min_sites' must be a whole number, 1 or more"),
+])
+def test_bad_keywords_are_stored_as_given_and_refused_before_training(pages, keywords, fault):
+    config, train, _ = pages
+    estimator = CRF(load_template(config.template), **keywords)
+    assert estimator.get_params()[next(iter(keywords))] == next(iter(keywords.values()))
+    with pytest.raises(VictorError, match=fault):
+        estimator.fit([e.features for e in train], [e.labels for e in train])
+    assert not hasattr(estimator, "model_")
+
+
+def test_a_clone_has_the_same_keywords_and_none_of_the_fitted_model(pages, fitted):
+    from sklearn.base import clone
+    from sklearn.utils.validation import check_is_fitted
+    from sklearn.exceptions import NotFittedError
+
+    copy = clone(fitted)
+    assert copy.get_params() == fitted.get_params()
+    assert copy.max_iterations == 20 and "on_iteration" in copy.get_params()
+    check_is_fitted(fitted)
+    with pytest.raises(NotFittedError):
+        check_is_fitted(copy)
+    copy.set_params(c2=3.0)
+    assert (copy.c2, fitted.c2) == (3.0, DEFAULT_C2)
+
+
+def test_a_grid_search_over_site_folds_fits_each_candidate_and_refits_the_best(pages):
+    """sklearn's GridSearchCV with GroupKFold by web site: each fold's
+    sites are on one side, and the `sites` of the pages reach fit for
+    min-sites."""
+    from sklearn.model_selection import GridSearchCV, GroupKFold
+
+    config, train, test = pages
+    examples = train + test
+    X, y = [e.features for e in examples], [e.labels for e in examples]
+    sites = [e.group.site for e in examples]
+    search = GridSearchCV(CRF(load_template(config.template), max_iterations=5, min_sites=2),
+                          {"c2": [0.1, 10.0]}, cv=GroupKFold(n_splits=len(set(sites))))
+    search.fit(X, y, groups=sites, sites=sites)
+    assert [p["c2"] for p in search.cv_results_["params"]] == [0.1, 10.0]
+    assert all(0 < s <= 1 for s in search.cv_results_["mean_test_score"])
+    assert search.best_estimator_.c2 == search.best_params_["c2"]
+    assert search.best_estimator_.model_.metadata["params"]["min_sites"] == 2
+    predicted = search.predict([e.features for e in test])
+    assert [len(labels) for labels in predicted] == [len(e.labels) for e in test]
 
 
 def test_a_config_and_the_estimator_refuse_the_same_parameters(tmp_path):

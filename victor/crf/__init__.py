@@ -4,7 +4,8 @@ makes of the blocks' features.
     template.py   the template language (docs/templates.md)
     expansion.py  a template's attributes for a page, memoised per Expander
     params.py     the training parameters and their one check
-    estimator.py  CRF: fit, predict, predict_marginals, save, load
+    estimator.py  CRF, sklearn-crfsuite's with Victor's expansion, cutoff and
+                  sampling in fit; predict, predict_marginals, save, load
     modelfile.py  a reader for crfsuite's binary model file
     tagger.py     Viterbi and forward-backward with numpy on its weights
     model.py      a trained Model, and the checks a model file passes
@@ -14,7 +15,6 @@ gives crfsuite's labels and marginals without handing it every attribute
 string of every block.
 """
 
-from victor.crf.estimator import CRF, train
 from victor.crf.expansion import ATTRIBUTE_KEYS, BIAS, Expander, compact_key, expand
 from victor.crf.model import Model, load_model, read_metadata, set_calibration
 from victor.crf.modelfile import Weights, read_weights
@@ -26,3 +26,12 @@ __all__ = ["ATTRIBUTE_KEYS", "BIAS", "CRF", "DEFAULT_PARAMS", "Expander", "LABEL
            "Reference", "Template", "Weights", "check_params", "compact_key", "expand",
            "load_model", "load_template", "parse_template", "read_metadata", "read_weights",
            "set_calibration", "train"]
+
+
+def __getattr__(name: str):
+    # The estimator brings scikit-learn (a second to import), which only
+    # training needs: cleaning loads a Model and tags with numpy.
+    if name in ("CRF", "train"):
+        from victor.crf import estimator
+        return getattr(estimator, name)
+    raise AttributeError(f"module 'victor.crf' has no attribute {name!r}")

@@ -39,9 +39,10 @@ def fit(examples: Sequence[Example], config: Config, params: dict,
     template = crf.load_template(config.template)
     check_template(template, config)
     template = replace(template, source=_portable(Path(template.source)))
-    return crf.CRF(template, params, on_iteration).fit([e.features for e in examples],
-                                                       [e.labels for e in examples],
-                                                       [e.group.site for e in examples])
+    estimator = crf.CRF(template, on_iteration=on_iteration,
+                        **crf.check_params(params, "crf settings"))
+    return estimator.fit([e.features for e in examples], [e.labels for e in examples],
+                         [e.group.site for e in examples])
 
 
 def check_template(template: crf.Template, config: Config) -> None:
