@@ -28,11 +28,12 @@ def learn_main(args: argparse.Namespace) -> int:
         if args.second_pass:
             return _second_pass(args, config)
         params = dict(config.crf)
-        for key, value in (("c1", args.c1), ("c2", args.c2), ("max-iterations", args.max_iterations),
-                           ("far-other-share", args.far_other_share),
-                           ("min-sites", args.min_sites)):
-            if value is not None:
-                params[key] = value
+        given = {key: value for key, value in (
+            ("c1", args.c1), ("c2", args.c2), ("max-iterations", args.max_iterations),
+            ("far-other-share", args.far_other_share), ("min-sites", args.min_sites))
+            if value is not None}
+        params.update(given)
+        grid = _search_grid(args, given)
         model_path = Path(args.output or config.model)
         if not args.cross_validate:
             check_model_target(model_path, args.overwrite, args.replace_shipped_model)
@@ -54,8 +55,11 @@ def learn_main(args: argparse.Namespace) -> int:
             print(report(results))
             print(calibration_report(calibrate(results, examples, args.split)))
             return 0
+        notes = {}
+        if grid:
+            params, notes["search"] = _search(args, examples, config, params, grid)
         progress = _Progress() if sys.stderr.isatty() else None
-        meta = train(examples, config, model_path, params, progress, args.disable)
+        meta = train(examples, config, model_path, params, progress, args.disable, notes)
         if progress:
             progress.close()
         print(f"wrote {model_path}: {meta['pages']} pages, labels {meta['labels']}, "
@@ -78,6 +82,48 @@ def learn_main(args: argparse.Namespace) -> int:
         return 0
     except VictorError as e:
         return fail(str(e), args.debug)
+
+
+def _search_grid(args: argparse.Namespace, given: dict) -> dict:
+    """The grid `--search` asks for, refused before any page is read if it
+    cannot be run."""
+    from victor.training.search import parse_grid
+
+    if not args.search:
+        return {}
+    if args.cross_validate:
+        raise VictorError("--search cross-validates each candidate itself; give it or "
+                          "--cross-validate, not both")
+    grid = parse_grid(args.search)
+    both = [key for key in given if key.replace("-", "_") in grid]
+    if both:
+        raise VictorError(f"--{both[0]} and --search {both[0]}=... both given; "
+                          "search it or set it, not both")
+    return grid
+
+
+def _search(args: argparse.Namespace, examples, config, params: dict,
+            grid: dict) -> tuple[dict, dict]:
+    """`--search`: each candidate's held-out figures printed as it is
+    done, then the chosen one; returns the parameters to train with and
+    what the model records of the search."""
+    from victor.crf import check_params
+    from victor.training.search import best, candidates, record, search
+
+    count = len(candidates(grid))
+    print(f"searching {count} candidates on {args.search_folds} {args.split} folds "
+          f"({count * args.search_folds} trainings)", file=sys.stderr)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="victor-search-") as workdir:
+        found = search(examples, config, params, grid, args.search_folds, workdir, args.jobs,
+                       args.split, lambda c: print(f"{c.name}: held-out word F1 {c.f1:.4f} "
+                                                   f"(P {c.precision:.4f}, R {c.recall:.4f})",
+                                                   flush=True))
+    chosen = best(found)
+    print(f"chosen: {chosen.name} (word F1 {chosen.f1:.4f}; "
+          f"{time.perf_counter() - started:.0f} s)", flush=True)
+    return ({**check_params(params, "crf settings"), **chosen.params},
+            record(found, args.search_folds, args.split))
 
 
 def _second_pass(args: argparse.Namespace, config) -> int:
@@ -138,6 +184,12 @@ def _learn_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--min-sites", type=int, metavar="N",
                     help="train only on feature values (class words...) that N training sites "
                          "or more show (default: from the config)")
+    ap.add_argument("--search", action="append", metavar="NAME=V1,V2,...",
+                    help="choose a CRF parameter (c1, c2, max-iterations, far-other-share, "
+                         "min-sites) among these values by --search-folds folds of held-out "
+                         "sites, then train with the best; repeat for a grid of several")
+    ap.add_argument("--search-folds", type=int, default=5, metavar="K",
+                    help="folds for --search (default 5)")
     ap.add_argument("--second-pass", metavar="RUN.json",
                     help="train the second pass (victor/rescoring/) instead of the CRF, from "
                          "this saved benchmark run's first pass of --config (benchmarks.quality "

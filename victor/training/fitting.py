@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from victor import crf, features
 from victor.config import MODEL_DIR, ROOT, Config, decoding_settings, settings
@@ -16,11 +16,12 @@ from victor.training.dataset import Example
 
 def train(examples: Sequence[Example], config: Config, model_path: str | os.PathLike,
           params: dict, on_iteration: Callable[[int, float], None] | None = None,
-          disabled: Sequence[str] = ()) -> dict:
+          disabled: Sequence[str] = (), notes: Mapping[str, object] | None = None) -> dict:
     """Fits a model and writes it with what it was trained with and on;
     returns the metadata written. The examples' features are the config's
     less the `disabled` ones, which the model records so that cleaning with
-    it computes the same."""
+    it computes the same. `notes` are more keys for the metadata, such as
+    how the parameters were chosen (victor.training.search)."""
     metadata = {
         "config": config.name,
         "config_path": _portable(config.path),
@@ -29,6 +30,7 @@ def train(examples: Sequence[Example], config: Config, model_path: str | os.Path
         "decoding": decoding_settings(config),
         "training_pages": [e.name for e in examples],
         **({"disabled": list(disabled)} if disabled else {}),
+        **(notes or {}),
     }
     return fit(examples, config, params, on_iteration).save(model_path, metadata)
 
