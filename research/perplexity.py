@@ -1,14 +1,11 @@
-"""Research on the perplexity feature and filter, outside the runtime
-package: the calibration of the filter's limit (with its own plain
-HTML-to-blocks reading of the pages, independent of Victor's pipeline) and
-a command line to train, score and calibrate language models.
+"""Research on the perplexity filter, outside the runtime package: the
+calibration of the filter's limit, with its own plain HTML-to-blocks
+reading of the pages, independent of Victor's pipeline.
 
-    python -m research.perplexity train --order 2 -o LM.arpa.gz TEXT_FILES...
-    python -m research.perplexity score [--model LM] "a sentence"
     python -m research.perplexity calibrate DATA_DIR...
 
-The model itself (training and scoring) is victor/perplexity/ngram.py and
-victor/perplexity/; docs/perplexity.md.
+Training and scoring models is the package's (`victor lm train`, `victor lm
+score`: victor/perplexity/); docs/perplexity.md.
 """
 
 from __future__ import annotations
@@ -26,7 +23,7 @@ import numpy as np
 
 from victor.errors import VictorError
 from victor.perplexity.ngram import sentence_words, text_paragraphs, train
-from victor.perplexity import DEFAULT_MODEL, PerplexityModel
+from victor.perplexity import PerplexityModel
 from victor.reading.text import collapse
 
 # --- calibration ----------------------------------------------------------------
@@ -187,44 +184,14 @@ def calibrate(
 # --- command line -------------------------------------------------------------------
 
 
-def _format(perplexity: float) -> str:
-    return f"{perplexity:.1f}"
-
-
 def _run(args: argparse.Namespace) -> None:
-    if args.command == "train":
-        paragraphs = (p for path in args.texts for p in text_paragraphs(path))
-        source = f"{args.texts[0]}" + (f" and {len(args.texts) - 1} more files" if len(args.texts) > 1 else "")
-        train(sentence_words(paragraphs), args.order, args.min_count, source).write_arpa(args.output)
-    elif args.command == "score":
-        if (args.sentence is None) == (args.file is None):
-            raise VictorError("score: give either a sentence or --file FILE, not both or neither")
-        model = PerplexityModel.load(args.model)
-        if args.sentence is not None:
-            print(_format(model.score(args.sentence)))
-            return
-        try:
-            lines = args.file.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError as e:
-            raise VictorError(f"{args.file}: cannot read the sentences ({e.strerror})") from e
-        print("\n".join(_format(model.score(line)) for line in lines))
-    else:
-        _, report = calibrate(args.data, args.order, args.min_count, args.folds, args.seed)
-        print("\n".join(report))
+    _, report = calibrate(args.data, args.order, args.min_count, args.folds, args.seed)
+    print("\n".join(report))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m research.perplexity", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    trainer = commands.add_parser("train", help="train a Kneser-Ney model from text files into ARPA")
-    trainer.add_argument("--order", type=int, choices=(2, 3), default=2)
-    trainer.add_argument("--min-count", type=int, default=1, help="prune n-grams above unigrams seen fewer times")
-    trainer.add_argument("-o", "--output", type=Path, required=True, help="ARPA file to write (.gz: gzipped)")
-    trainer.add_argument("texts", type=Path, nargs="+", help="plain text, a paragraph a line, or CleanEval gold")
-    scorer = commands.add_parser("score", help="print the perplexity of a sentence, or of each line of a file")
-    scorer.add_argument("--model", type=Path, default=DEFAULT_MODEL)
-    scorer.add_argument("--file", type=Path)
-    scorer.add_argument("sentence", nargs="?")
     calibrator = commands.add_parser("calibrate", help="choose a limit by cross-validation over training pages")
     calibrator.add_argument("--order", type=int, choices=(2, 3), default=2)
     calibrator.add_argument("--min-count", type=int, default=1)

@@ -1,7 +1,9 @@
 """Specification of the perplexity model: our Kneser-Ney trainer, our ARPA
-reader scoring what it writes, the shipped default model, and the paper's
-filter. Everything here runs without KenLM, which must be compiled; where
-KenLM is installed, it is checked to score as our reader does."""
+reader scoring what it writes, the shipped default model, the paper's
+filter, and `victor lm` with the round trip a user makes (train a model,
+learn a CRF with the feature, clean). Everything here runs without KenLM,
+which must be compiled; where KenLM is installed, it is checked to score as
+our reader does."""
 
 from __future__ import annotations
 
@@ -14,7 +16,12 @@ import sys
 
 import pytest
 
-from research.perplexity import main
+import yaml
+
+from victor.cleaner import Cleaner
+from victor.cli import main
+from victor.config import TEMPLATE_DIR, load_config
+from victor.crf import read_metadata
 from victor.errors import VictorError
 from victor.perplexity.ngram import BOS, EOS, read_arpa, sentence_words, text_paragraphs, train
 from victor.perplexity import DEFAULT_LIMIT, DEFAULT_MODEL, PerplexityFilter, PerplexityModel
@@ -64,7 +71,7 @@ def default_model() -> PerplexityModel:
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "research.perplexity", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "victor", "lm", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
 
 
@@ -150,8 +157,57 @@ def test_cleaneval_gold_trains_without_its_url_line_and_segment_markers():
 
 def test_train_command_writes_a_model_that_loads(tmp_path):
     output = tmp_path / "lm.arpa"
-    assert main(["train", "--order", "3", "-o", str(output), *map(str, TRAINING_GOLD)]) == 0
+    assert main(["lm", "train", "--order", "3", "-o", str(output), *map(str, TRAINING_GOLD)]) == 0
     assert PerplexityModel.load(output).lm.order == 3
+
+
+def test_train_command_keeps_a_model_that_exists_and_leaves_nothing_on_failure(tmp_path, capsys):
+    output = tmp_path / "lm.arpa.gz"
+    output.write_bytes(b"mine")
+    assert main(["lm", "train", "-o", str(output), *map(str, TRAINING_GOLD)]) == 2
+    assert output.read_bytes() == b"mine"
+    assert "exists; give --overwrite" in capsys.readouterr().err
+    assert main(["lm", "train", "--overwrite", "-o", str(output), str(TRAINING_GOLD[0])]) == 2
+    err = capsys.readouterr().err
+    assert "too little text" in err and err.count("\n") == 1
+    assert output.read_bytes() == b"mine" and list(tmp_path.iterdir()) == [output]
+    assert main(["lm", "train", "--overwrite", "-o", str(output), *map(str, TRAINING_GOLD)]) == 0
+    assert PerplexityModel.load(output).lm.order == 2
+
+
+def test_a_language_model_from_victor_lm_is_learnt_with_and_cleaned_with(tmp_path, capsys):
+    """The round trip from an install: a model of a corpus made here, a
+    config that selects the feature with it, a CRF learnt with it, and
+    pages cleaned by that CRF alone, which scores with the same model."""
+    corpus = tmp_path / "corpus.txt"
+    gold = sorted(CLEANEVAL.glob("*.txt"), key=lambda p: int(p.stem))[10:40]
+    corpus.write_text("\n".join(p for path in gold for p in text_paragraphs(path)), encoding="utf-8")
+    lm = tmp_path / "lm.arpa.gz"
+    assert main(["lm", "train", "-o", str(lm), str(corpus)]) == 0
+
+    template = (TEMPLATE_DIR / "cleaneval.tpl").read_text(encoding="utf-8")
+    (tmp_path / "perplexity.tpl").write_text(template + "perplexity [-1..1]\n", encoding="utf-8")
+    config = tmp_path / "mine.yaml"
+    config.write_text(yaml.safe_dump({
+        "base": "cleaneval", "template": "./perplexity.tpl", "perplexity-model": "./lm.arpa.gz",
+        "crf-features": [*load_config("cleaneval").crf_features, "perplexity"]}), encoding="utf-8")
+    model = tmp_path / "mine.crfsuite"
+    pages = [str(CLEANEVAL / f"{n}.anno") for n in (12, 14, 31, 49)]
+    assert main(["learn", "--config", str(config), "-o", str(model), "--max-iterations", "10",
+                 *pages]) == 0
+    assert read_metadata(model)["settings"]["perplexity-model"] == str(lm.resolve())
+
+    alone = Cleaner.from_model(model)
+    assert alone.lm.path == lm.resolve() and alone.lm.engine == "python"
+    page = CLEANEVAL / "51.html"
+    capsys.readouterr()
+    assert main(["clean", "--model", str(model), "--format", "table", str(page)]) == 0
+    table = capsys.readouterr().out.splitlines()
+    column = table[0].split("\t").index("perplexity")
+    under_lm = Cleaner(config, model).clean(page.read_bytes()).table().splitlines()
+    assert [row.split("\t")[column] for row in table] == [row.split("\t")[column] for row in under_lm]
+    assert main(["clean", "--model", str(model), "--format", "text", str(page)]) == 0
+    assert len(words(capsys.readouterr().out)) > 100
 
 
 # --- perplexity of sentences and blocks -----------------------------------------------
@@ -230,8 +286,9 @@ def test_a_missing_model_is_a_one_line_error_naming_the_file(tmp_path):
         PerplexityModel.load(missing)
     assert "\n" not in str(error.value)
     result = run_cli("score", "--model", str(missing), PAPER[0])
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and str(missing) in result.stderr
+    assert f"victor lm train -o {missing}" in result.stderr
 
 
 def test_a_corrupt_model_is_a_one_line_error_naming_the_file(tmp_path):
@@ -243,7 +300,7 @@ def test_a_corrupt_model_is_a_one_line_error_naming_the_file(tmp_path):
     with pytest.raises(VictorError, match="cut-short.arpa.gz"):
         PerplexityModel.load(corrupt)  # whichever engine this machine has
     result = run_cli("score", "--model", str(corrupt), PAPER[0])
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and str(corrupt) in result.stderr
 
 

@@ -320,7 +320,7 @@ def settings(config: Config) -> dict[str, Any]:
     layout of the YAML file do not count; the CRF's own parameters and the
     model path do not either, as they do not change what a block looks
     like."""
-    return {
+    recorded = {
         "parser": config.parser,
         "tag-delete": sorted(config.tag_delete),
         "crf-features": list(config.crf_features),
@@ -328,6 +328,14 @@ def settings(config: Config) -> dict[str, Any]:
         "scales": dict(sorted(config.scales.items())),
         "regexp": {k: [p.pattern for p in v] for k, v in sorted(config.regexp.items())},
     }
+    if config.perplexity_model is not None:
+        # The perplexity feature's values are those of this language model:
+        # a model cleaning alone (--model) must score with it, not the
+        # shipped one. A model of the package's own folder by its name, so
+        # that the record does not name the machine.
+        lm = config.perplexity_model.resolve()
+        recorded["perplexity-model"] = lm.name if lm.parent == MODEL_DIR.resolve() else str(lm)
+    return recorded
 
 
 def decoding_settings(config: Config) -> dict[str, Any]:

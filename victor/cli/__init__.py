@@ -6,6 +6,7 @@ about terminals or exit codes.
     victor clean [--config NAME] [--format F] [-o DIR] PAGES...
     victor learn [--config NAME] -o MODEL FILES.anno...
     victor annotate [--config NAME] PAGE.html PAGE.anno
+    victor lm train -o LM.arpa.gz TEXTS...
 """
 
 from __future__ import annotations
@@ -18,12 +19,15 @@ import victor
 from victor.cli.annotate import _annotate_arguments, annotate_main
 from victor.cli.clean import _clean_arguments, clean_main
 from victor.cli.learn import _learn_arguments, learn_main
+from victor.cli.lm import _lm_arguments, lm_main
 
 COMMANDS = {
     "clean": ("clean web pages with a trained model", _clean_arguments, clean_main),
     "learn": ("train a model, or cross-validate, from annotated pages", _learn_arguments,
               learn_main),
     "annotate": ("label the blocks of pages for training", _annotate_arguments, annotate_main),
+    "lm": ("train or query the language model of the perplexity feature", _lm_arguments,
+           lm_main),
 }
 
 

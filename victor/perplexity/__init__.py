@@ -8,8 +8,8 @@ log10, tests/test_perplexity.py): KenLM, an extra that must be compiled
 and is imported only when a model is loaded, fast enough to score every
 sentence of every page; and victor/perplexity/ngram.py's reader in pure Python, so
 that nobody has to compile anything to use or test the feature. Models are
-trained by victor/perplexity/ngram.py; the calibration of the limit and the command
-line are research/perplexity.py.
+trained by victor/perplexity/ngram.py (`victor lm train`); the calibration of
+the filter's limit is research (research/perplexity.py).
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class PerplexityModel:
         path = Path(path)
         if not path.is_file():
             raise VictorError(
-                f"{path}: no language model there; train one with `python -m research.perplexity train`"
+                f"{path}: no language model there; train one with `victor lm train -o {path} TEXTS...`"
             )
         engine = engine or default_engine()
         if engine == "python":

@@ -17,6 +17,7 @@ unlike the pages.
 from __future__ import annotations
 
 import gzip
+import io
 import math
 import re
 from collections import Counter, defaultdict
@@ -25,9 +26,15 @@ from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from victor.errors import VictorError
+from victor.files import replace_together
 from victor.reading.text import collapse, sentences, words
 
 BOS, EOS, UNK = "<s>", "</s>", "<unk>"
+
+# The shipped model's order and pruning (docs/perplexity.md): bigrams seen
+# twice or more cross-validated as well as trigrams, in a model half the size.
+ORDER = 2
+MIN_COUNT = 2
 
 # ARPA's stand-in for log10(0): <s> starts sentences but is never predicted.
 _NEVER = -99.0
@@ -84,14 +91,15 @@ class NgramModel:
                 lines.append(line)
         lines += ["", "\\end\\", ""]
         data = "\n".join(lines).encode("utf-8")
+        if path.suffix == ".gz":
+            packed = io.BytesIO()
+            with gzip.GzipFile(filename="", fileobj=packed, mode="wb", mtime=0) as out:
+                out.write(data)
+            data = packed.getvalue()
         try:
-            if path.suffix == ".gz":
-                with open(path, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as out:
-                    out.write(data)
-            else:
-                path.write_bytes(data)
+            replace_together({path: data})  # whole or not at all
         except OSError as e:
-            raise VictorError(f"{path}: cannot write the model ({e.strerror})") from e
+            raise VictorError(f"{path}: cannot write the model ({e.strerror or e})") from None
 
 
 # KenLM's probability for <unk> when an ARPA file lists none.
@@ -264,6 +272,18 @@ def text_paragraphs(path: Path) -> list[str]:
         body = text.partition("\n")[2]
         return [collapse(segment) for segment in _SEGMENT_MARK.split(body)]
     return text.splitlines()
+
+
+def train_on_files(paths: Sequence[Path], order: int = ORDER,
+                   min_count: int = MIN_COUNT) -> NgramModel:
+    """A model of the sentences of text files (text_paragraphs reads each),
+    as `victor lm train` makes one; an unreadable file or too little text
+    is a one-line error naming the files."""
+    if not paths:
+        raise VictorError("no text files to train a language model on")
+    paragraphs = (p for path in paths for p in text_paragraphs(Path(path)))
+    source = str(paths[0]) + (f" and {len(paths) - 1} more files" if len(paths) > 1 else "")
+    return train(sentence_words(paragraphs), order, min_count, source)
 
 
 def sentence_words(paragraphs: Iterable[str]) -> Iterator[list[str]]:
