@@ -125,3 +125,20 @@ def test_cleaning_leaves_the_garbage_collector_as_it_found_it():
             assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_neither_the_package_nor_its_tests_import_research_or_benchmarks():
+    """The product stands apart from the lab: `pip install` has neither
+    research/ nor benchmarks/, so no module of victor/ may need them, and a
+    test that did would test something no user has."""
+    import ast
+
+    root = DATA.parent.parent
+    found = []
+    for path in [*root.glob("victor/**/*.py"), *root.glob("tests/**/*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path.relative_to(root)}: {n}" for n in names
+                      if n.split(".")[0] in ("research", "benchmarks")]
+    assert found == []

@@ -1,33 +1,51 @@
 """The second pass's features (victor/rescoring/features.py) must give the
-trees what the slow research code gives them (research/second_pass_features.py's
+trees what the slow research code gave them (research/second_pass_features.py's
 `page_features`, on which the trees were first fitted and scored), on real
 pages of the repo's own data/: a page of each collection and of several WCXB
 page types, with the general config's own probabilities and labels as the
 first pass. The stage keeps the research's columns but its container ones
 (tree.*, c1-c3.*, rep*), and groups blocks by the features stage's paths
 (Columns.paths): fed those paths, the research's code gives the same
-path.* columns."""
+path.* columns.
+
+The research's output is a fixture, tests/expected/second-pass-features.json.gz,
+made once by `python -m research.second_pass_reference` with each page's
+inputs stored beside it (paths, texts, probabilities, labels), so that the
+comparison holds whatever model or reader later cleans the pages, and no
+test imports research/."""
 
 from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from repo_data import CLEANEVAL, DRAGNET, WCXB
-from research.second_pass_features import PAGE_FEATURES as SLOW_FEATURES
-from research.second_pass_features import densest_run as slow_run, page_features
-from research.second_pass_pages import _number, tree_info
+from repo_data import DRAGNET
 from victor.annotation import load_annotation
 from victor.batch.inputs import read_input
 from victor import rescoring
 from victor.cleaner import Cleaner
 from victor.decoding.calibration import content_probabilities
-from victor.rescoring.features import PAGE_FEATURES, densest_run, fast_features, first_columns
+from victor.rescoring.features import (PAGE_FEATURES, _number, densest_run, fast_features,
+                                       first_columns)
 
-# WCXB: the first page of each page type (article, service, listing,
-# product, documentation, forum, collection).
-PAGES = [CLEANEVAL / "1.anno", CLEANEVAL / "23.anno", DRAGNET / "100.anno"] + [
-    WCXB / f"{n}.anno" for n in ("0001", "0021", "0076", "0185", "0239", "0360", "0597")]
+REFERENCE = json.loads(gzip.decompress(
+    (Path(__file__).parent / "expected" / "second-pass-features.json.gz").read_bytes()))
+PAGES = REFERENCE["pages"]
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def _matrix(rows: list) -> np.ndarray:
+    return np.array([[np.nan if x is None else x for x in row] for row in rows], dtype=np.float32)
+
+
+def _same(fast: np.ndarray, research: np.ndarray) -> None:
+    assert fast.shape == research.shape
+    np.testing.assert_array_equal(np.isnan(fast), np.isnan(research))
+    np.testing.assert_allclose(fast, research, rtol=1e-6, atol=0)
 
 
 @pytest.fixture(scope="module")
@@ -35,50 +53,36 @@ def cleaner() -> Cleaner:
     return Cleaner("general")
 
 
-def _first_pass(cleaner: Cleaner, anno):
-    result = cleaner.clean(read_input(load_annotation(str(anno)).source))
-    return result, np.array(result.content, dtype=np.float64), list(result.labels)
+def test_the_reference_covers_the_columns_the_package_computes_in_researchs_order() -> None:
+    """The runtime stage's columns are research's, in research's order, and
+    the reference's matrices are of those columns."""
+    assert REFERENCE["columns"] == list(PAGE_FEATURES)
+    shared = [REFERENCE["research_features"].index(name) for name in PAGE_FEATURES]
+    assert shared == sorted(shared)
 
 
-SHARED = [SLOW_FEATURES.index(name) for name in PAGE_FEATURES]
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p["page"])
+def test_same_matrix_as_page_features(page) -> None:
+    fast = fast_features(np.array(page["paths"]), page["texts"], np.array(page["p"]),
+                         page["labels"])
+    _same(fast, _matrix(page["matrix"]))
 
 
-def _slow(result, p, labels) -> np.ndarray:
-    """The research's matrix, its blocks grouped by the stage's paths, on
-    the stage's columns."""
-    blocks = result.page.blocks
-    page = {"texts": [b.text for b in blocks], **tree_info(blocks)}
-    page["paths"] = result.columns.paths.tolist()
-    return page_features(page, p, labels)[:, SHARED]
-
-
-@pytest.mark.parametrize("anno", PAGES, ids=lambda p: p.stem)
-def test_same_matrix_as_page_features(cleaner: Cleaner, anno) -> None:
-    result, p, labels = _first_pass(cleaner, anno)
-    slow = _slow(result, p, labels)
-    fast = fast_features(result.columns.paths, result.texts, p, labels)
-    assert fast.shape == slow.shape
-    np.testing.assert_array_equal(np.isnan(fast), np.isnan(slow))
-    np.testing.assert_allclose(fast, slow, rtol=1e-6, atol=0)
-
-
-def test_same_matrix_with_noisy_probabilities(cleaner: Cleaner) -> None:
+def test_same_matrix_with_noisy_probabilities() -> None:
     """Probabilities other than the model's own: ties, zeros and ones move
     the densest run and the ranks."""
-    result, p, labels = _first_pass(cleaner, WCXB / "0001.anno")
-    rng = np.random.default_rng(0)
-    for _ in range(5):
-        q = rng.choice([0.0, 0.2, 0.5, 0.7, 1.0], size=len(p)) if _ % 2 else rng.random(len(p))
-        slow = _slow(result, q, labels)
-        fast = fast_features(result.columns.paths, result.texts, q, labels)
-        np.testing.assert_array_equal(np.isnan(fast), np.isnan(slow))
-        np.testing.assert_allclose(fast, slow, rtol=1e-6, atol=0)
+    (page,) = [p for p in PAGES if "noisy" in p]
+    assert len(page["noisy"]) == 5
+    for draw in page["noisy"]:
+        fast = fast_features(np.array(page["paths"]), page["texts"], np.array(draw["p"]),
+                             page["labels"])
+        _same(fast, _matrix(draw["matrix"]))
 
 
 def test_the_paths_are_the_features_stages_and_made_alike_without_them(cleaner) -> None:
     """A config whose features never needed the paths still groups its
     blocks the same way."""
-    result, _, _ = _first_pass(cleaner, DRAGNET / "100.anno")
+    result = cleaner.clean(read_input(load_annotation(str(DRAGNET / "100.anno")).source))
     assert result.columns.paths is not None and len(result.columns.paths) == len(result.texts)
     made = rescoring.page_paths(result.columns.__class__(
         result.columns.size, (), (), np.zeros((result.columns.size, 0), np.int64),
@@ -87,20 +91,20 @@ def test_the_paths_are_the_features_stages_and_made_alike_without_them(cleaner) 
 
 
 def test_densest_run_matches_the_loop() -> None:
-    """The vectorised run picks the loop's run, ties and empty pages too."""
-    rng = np.random.default_rng(1)
-    for n in (1, 2, 3, 10, 50):
-        for _ in range(40):
-            p = rng.choice([0.0, 0.25, 0.5, 0.75, 1.0], size=n)
-            w = rng.choice([0.0, 1.0, 2.0, 7.0], size=n)
-            assert densest_run(p, w) == slow_run(p, w)
+    """The vectorised run picks the research loop's run, ties and empty
+    pages too."""
+    runs = REFERENCE["densest_runs"]
+    assert {len(r["p"]) for r in runs} == {1, 2, 3, 10, 50}
+    for r in runs:
+        assert list(densest_run(np.array(r["p"]), np.array(r["w"]))) == r["run"]
 
 
-@pytest.mark.parametrize("anno", PAGES[::3], ids=lambda p: p.stem)
-def test_first_columns_as_the_pages_pickle_stores_them(cleaner: Cleaner, anno) -> None:
-    """The first pass's columns from result.columns equal second_pass_pages'
-    reading of the feature dicts (every column but class-words)."""
-    result = cleaner.clean(read_input(load_annotation(str(anno)).source))
+@pytest.mark.parametrize("anno", [p["page"] for p in PAGES[::3]])
+def test_first_columns_read_each_label_as_its_number(cleaner: Cleaner, anno) -> None:
+    """The first pass's columns from result.columns equal each block's
+    feature labels read one by one as numbers, as the research stored them
+    (every column but class-words)."""
+    result = cleaner.clean(read_input(load_annotation(str(DATA / anno)).source))
     rows = result.columns.dicts()
     names = sorted({k for r in rows for k in r if k != "class-words"})
     stored = np.array([[_number(r.get(k, "nan")) for k in names] for r in rows], dtype=np.float32)
@@ -109,25 +113,20 @@ def test_first_columns_as_the_pages_pickle_stores_them(cleaner: Cleaner, anno) -
     assert np.isnan(got[:, -1]).all()
 
 
-def test_the_package_computes_features_research_named_in_its_order() -> None:
-    """The runtime stage's columns are research's, in research's order."""
-    assert SHARED == sorted(SHARED)
-
-
-@pytest.mark.parametrize("anno", PAGES[::3], ids=lambda p: p.stem)
-def test_the_stage_matrix_is_researchs(cleaner: Cleaner, anno) -> None:
+@pytest.mark.parametrize("anno", [p["page"] for p in PAGES[::3]])
+def test_the_stage_matrix_is_the_page_features_then_the_first_columns(cleaner: Cleaner,
+                                                                      anno) -> None:
     """What victor/rescoring feeds the trees for a cleaned page is what the
-    research fitted them on: page_features (its shared columns) of the CRF's uncalibrated content
-    probabilities and the decoded labels, then the first pass's columns as
-    second_pass_pages stored them."""
-    result = cleaner.clean(read_input(load_annotation(str(anno)).source))
-    blocks, labels = result.page.blocks, list(result.labels)
+    research fitted them on: the page features of the CRF's uncalibrated
+    content probabilities and the decoded labels (held to research's above),
+    then the first pass's columns."""
+    result = cleaner.clean(read_input(load_annotation(str(DATA / anno)).source))
+    labels = list(result.labels)
     p = np.array(content_probabilities(result.marginals), dtype=np.float64)
     rows = result.columns.dicts()
     names = sorted({k for r in rows for k in r if k != "class-words"})
-    stored = np.array([[_number(r.get(k, "nan")) for k in names] for r in rows], dtype=np.float32)
-    slow = np.hstack([_slow(result, p, labels), stored])
-    got = rescoring.matrix(result.columns, blocks, result.marginals, labels, names)
-    assert got.shape == slow.shape == (len(blocks), len(PAGE_FEATURES) + len(names))
-    np.testing.assert_array_equal(np.isnan(got), np.isnan(slow))
-    np.testing.assert_allclose(got, slow, rtol=1e-6, atol=0)
+    expected = np.hstack([fast_features(result.columns.paths, result.texts, p, labels),
+                          first_columns(result.columns, names)])
+    got = rescoring.matrix(result.columns, result.page.blocks, result.marginals, labels, names)
+    assert got.shape == (len(result.page.blocks), len(PAGE_FEATURES) + len(names))
+    _same(got, expected)
