@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from victor.config import CONFIG_DIR, Config, load_config
+from victor.config import CONFIG_DIR, TEMPLATE_DIR, Config, load_config
 from victor.features import FEATURE_NAMES, KINDS, compute
 from victor.features.context import COUNT, RATIO
 from victor.reading.page import read_page
@@ -96,3 +96,18 @@ def rows(html: str, config: Config) -> list[tuple[str, dict[str, str]]]:
 
 def column(html: str, config: Config, name: str) -> list[tuple[str, str]]:
     return [(text, feats[name]) for text, feats in rows(html, config)]
+
+
+def perplexity_config(folder: Path, language_model: str | None = None) -> Path:
+    """The cleaneval config with the perplexity feature, written into
+    `folder`: one more name in its feature list, one more line in its
+    template, and the language model it names (relative to the folder),
+    else the shipped one."""
+    template = (TEMPLATE_DIR / "cleaneval.tpl").read_text(encoding="utf-8")
+    (folder / "perplexity.tpl").write_text(template + "perplexity [-1..1]\n", encoding="utf-8")
+    features = [*load_config("cleaneval").crf_features, "perplexity"]
+    config = folder / "cleaneval-perplexity.yaml"
+    config.write_text(yaml.safe_dump({
+        "base": "cleaneval", "template": "./perplexity.tpl", "crf-features": features,
+        **({"perplexity-model": language_model} if language_model else {})}), encoding="utf-8")
+    return config

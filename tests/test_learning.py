@@ -9,11 +9,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-import yaml
+
+from features_support import perplexity_config
 
 from victor.training import crossval, dataset, fitting
 from victor.cleaner import Cleaner
-from victor.config import TEMPLATE_DIR, load_config
+from victor.config import load_config
 from victor.errors import VictorError
 from victor.features import select_features
 from victor.perplexity.ngram import sentence_words, text_paragraphs
@@ -134,18 +135,6 @@ def test_the_filter_without_a_limit_keeps_every_word_and_with_zero_none(examples
     assert everything.words.extracted == sum(len(words(t)) for e in examples for t in e.texts)
     nothing = crossval.total(crossval.cross_validate_filter(examples, 2, 0.0, str(tmp_path)))
     assert nothing.words.extracted == 0 and nothing.words.recall == 0
-
-
-def perplexity_config(tmp_path: Path) -> Path:
-    """The cleaneval config with the perplexity feature: one more name in
-    its feature list, one more line in its template."""
-    template = (TEMPLATE_DIR / "cleaneval.tpl").read_text(encoding="utf-8")
-    (tmp_path / "perplexity.tpl").write_text(template + "perplexity [-1..1]\n", encoding="utf-8")
-    features = [*load_config("cleaneval").crf_features, "perplexity"]
-    config = tmp_path / "cleaneval-perplexity.yaml"
-    config.write_text(yaml.safe_dump({"base": "cleaneval", "template": "./perplexity.tpl",
-                                      "crf-features": features}), encoding="utf-8")
-    return config
 
 
 def test_learn_py_cross_validates_with_the_perplexity_extra_on(tmp_path):

@@ -16,17 +16,15 @@ import sys
 
 import pytest
 
-import yaml
-
 from victor.cleaner import Cleaner
 from victor.cli import main
-from victor.config import TEMPLATE_DIR, load_config
 from victor.crf import read_metadata
 from victor.errors import VictorError
 from victor.perplexity.ngram import BOS, EOS, read_arpa, sentence_words, text_paragraphs, train
 from victor.perplexity import DEFAULT_LIMIT, DEFAULT_MODEL, PerplexityFilter, PerplexityModel
 from victor.reading.text import sentences, words
 
+from features_support import perplexity_config
 from repo_data import CLEANEVAL, DRAGNET, ROOT
 
 TRAINING_GOLD = sorted(CLEANEVAL.glob("*.txt"), key=lambda p: int(p.stem))[:8]
@@ -185,12 +183,7 @@ def test_a_language_model_from_victor_lm_is_learnt_with_and_cleaned_with(tmp_pat
     lm = tmp_path / "lm.arpa.gz"
     assert main(["lm", "train", "-o", str(lm), str(corpus)]) == 0
 
-    template = (TEMPLATE_DIR / "cleaneval.tpl").read_text(encoding="utf-8")
-    (tmp_path / "perplexity.tpl").write_text(template + "perplexity [-1..1]\n", encoding="utf-8")
-    config = tmp_path / "mine.yaml"
-    config.write_text(yaml.safe_dump({
-        "base": "cleaneval", "template": "./perplexity.tpl", "perplexity-model": "./lm.arpa.gz",
-        "crf-features": [*load_config("cleaneval").crf_features, "perplexity"]}), encoding="utf-8")
+    config = perplexity_config(tmp_path, "./lm.arpa.gz")
     model = tmp_path / "mine.crfsuite"
     pages = [str(CLEANEVAL / f"{n}.anno") for n in (12, 14, 31, 49)]
     assert main(["learn", "--config", str(config), "-o", str(model), "--max-iterations", "10",
