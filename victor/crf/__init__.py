@@ -29,7 +29,7 @@ __all__ = ["ATTRIBUTE_KEYS", "BIAS", "CRF", "DEFAULT_PARAMS", "Expander", "LABEL
 
 
 def __getattr__(name: str):
-    # The estimator brings scikit-learn (a second to import), which only
+    # The estimator brings scikit-learn, slow to import, which only
     # training needs: cleaning loads a Model and tags with numpy.
     if name in ("CRF", "train"):
         from victor.crf import estimator

@@ -13,8 +13,7 @@ template makes; the model file it writes is read into memory and its
 scratch file removed, so that cross-validation fits and predicts without
 files, and `save` is the one place a model reaches the disk. Prediction runs
 on Victor's numpy tagger (victor.crf.tagger), not on crfsuite's: it labels
-the same, about three times as fast, without handing crfsuite every
-attribute string of every block."""
+the same without handing crfsuite every attribute string of every block."""
 
 from __future__ import annotations
 
