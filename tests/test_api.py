@@ -127,10 +127,11 @@ def test_cleaning_leaves_the_garbage_collector_as_it_found_it():
         (gc.enable if was else gc.disable)()
 
 
-def test_neither_the_package_nor_its_tests_import_research_or_benchmarks():
-    """The product stands apart from the lab: `pip install` has neither
-    research/ nor benchmarks/, so no module of victor/ may need them, and a
-    test that did would test something no user has."""
+def test_neither_the_package_nor_its_tests_import_research():
+    """The product stands apart from the lab: `pip install` has no
+    research/, so no module of victor/ may need it, and a test that did
+    would test something no user has (a reference a test needs from
+    research is a fixture under tests/expected/)."""
     import ast
 
     root = DATA.parent.parent
@@ -140,5 +141,5 @@ def test_neither_the_package_nor_its_tests_import_research_or_benchmarks():
             names = ([a.name for a in node.names] if isinstance(node, ast.Import)
                      else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
             found += [f"{path.relative_to(root)}: {n}" for n in names
-                      if n.split(".")[0] in ("research", "benchmarks")]
+                      if n.split(".")[0] == "research"]
     assert found == []
