@@ -74,3 +74,16 @@ def test_a_model_named_alone_brings_its_config():
     model = load_config("cleaneval").model
     assert Cleaner(model=model).config.name == "cleaneval"
     assert Cleaner().config.name == "general"
+
+
+@pytest.mark.parametrize("name", [n for n in shipped_configs()
+                                  if load_config(n).model_config == n])
+def test_a_shipped_model_decodes_as_its_config_does(name):
+    """A model cleans alone (`--model`) with the decoding it records: the
+    shipped model of a config must record that config's, or the command
+    with `--config` and with `--model` would keep different text."""
+    from victor.config import decoding_settings
+    from victor.crf.model import read_metadata
+
+    config = load_config(name)
+    assert read_metadata(config.model)["decoding"] == decoding_settings(config)

@@ -372,7 +372,8 @@ def whole_boxes(texts: Sequence[str], labels: Sequence[str],
     words, and a reader sees wrong text where a word score sees little.
     A box of over `most` words is left as its blocks were decided: one
     `<p>` or `<div>` around a whole page is no paragraph. None: each block
-    as decided."""
+    as decided. A page it would leave with no block keeps its labels:
+    decoding never empties a page with text (`floor`)."""
     out = list(labels)
     if share is None:
         return out
@@ -400,7 +401,7 @@ def whole_boxes(texts: Sequence[str], labels: Sequence[str],
             out[i] = OTHER
         elif out[i] == OTHER:
             out[i] = content_label(marginals[i], i > 0 and out[i - 1] != OTHER)
-    return out
+    return out if any(lab != OTHER for lab in out) else list(labels)
 
 @dataclass
 class Decision:
@@ -459,10 +460,10 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
     labels = favored(labels, marginals, calibrated, favor)
     labels = whole(texts, labels, content, found.units, config.unit_share,
                    found.lists, config.list_share)
-    if threshold is not None:
-        labels = above_threshold(labels, calibrated, threshold)
     labels = whole_boxes(texts, labels, marginals, found.boxes, config.line_share,
                          config.line_words)
+    if threshold is not None:  # the user's own cut, block by block, as asked
+        labels = above_threshold(labels, calibrated, threshold)
     labels = drop_repeats(texts, labels, config.repeat_words)
     if bridged:
         labels = bridge(texts, found.boxes, labels)
