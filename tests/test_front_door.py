@@ -91,6 +91,23 @@ def test_every_package_of_victor_is_installed_not_only_the_ones_listed_by_hand()
     assert "victor.crf" in on_disk and on_disk <= installed
 
 
+def test_the_code_and_the_shipped_pages_name_their_licences():
+    """Issue 46: no LICENSE, no licence in pyproject.toml, nothing on the
+    data's terms; a corpus builder could not adopt Victor."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License\n")
+    # The built package says so too (CI installs it from this checkout).
+    assert importlib.metadata.metadata("victor-cleaner")["License-Expression"] == "MIT"
+    terms = (ROOT / "data/README.md").read_text(encoding="utf-8")
+    for folder, licence in (("wcxb", "CC-BY-4.0"), ("cleaneval", "No explicit licence"),
+                            ("dragnet", "No explicit licence")):
+        (row,) = [line for line in terms.splitlines() if line.startswith(f"| `{folder}/`")]
+        assert licence in row
+        assert (ROOT / "data" / folder).is_dir()
+    assert "Foley (2026)" in terms
+
+
 def test_an_unknown_config_names_the_shipped_ones():
     with pytest.raises(VictorError, match=r"known configs: .*cleaneval"):
         load_config("no-such-config")
