@@ -85,6 +85,22 @@ def test_threshold_must_be_a_probability(cleaneval, tmp_path, threshold):
                            "(a probability that a block is content)\n")
 
 
+@pytest.mark.parametrize("option, value, why", [
+    ("--max-size", "-1", "--max-size -1: the largest page must be more than 0 MB"),
+    ("--max-size", "0", "--max-size 0: the largest page must be more than 0 MB"),
+    ("--timeout", "-5", "--timeout -5: give the seconds a page may take, or 0 for no limit"),
+    ("--jobs", "-3", "--jobs -3: give the number of processes, or 0 for one a core"),
+    ("--language", "", "language '': give ISO 639 codes, as 'en' or 'en,de'")])
+def test_a_bad_limit_or_language_is_a_usage_error_before_any_work(cleaneval, tmp_path, option,
+                                                                  value, why):
+    """Issue 46: --max-size -1 and --timeout -5 failed every page with an
+    internal error (exit 1); --jobs -3 and --language '' were taken."""
+    proc = victor_command("clean", option, value, "-o", tmp_path / "out", cleaneval / "1.html",
+                          cwd=tmp_path)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", f"error: {why}\n")
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("name, content", [
     ("zero.html", b""),
     ("whitespace.html", (HOSTILE / "whitespace.html").read_bytes()),

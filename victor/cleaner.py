@@ -196,7 +196,8 @@ class Cleaner:
                             if self.config.second_pass is not None else None)
         self.threshold = threshold
         self.favor = favor
-        self.languages = parse_languages(language) if language else ()
+        # "" is a mistake, not "any language": it would silently filter nothing.
+        self.languages = parse_languages(language) if language is not None else ()
 
     @classmethod
     def from_model(cls, model: str | Path, threshold: float | None = None,

@@ -4,6 +4,7 @@ terminal and a summary at the end."""
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
@@ -19,6 +20,10 @@ from victor.output import Rendering
 
 
 def clean_main(args: argparse.Namespace) -> int:
+    try:
+        check_limits(args)
+    except VictorError as e:
+        return fail(str(e), args.debug)
     named = args.config or (None if args.model else DEFAULT_CONFIG)
     config = named if named is None or resolve(named).parent == CONFIG_DIR else _absolute(named)
     options = workers.RunOptions(config, _absolute(args.model),
@@ -74,6 +79,21 @@ def clean_main(args: argparse.Namespace) -> int:
     if report.interrupted:
         return INTERRUPTED
     return 1 if report.failed else 0
+
+
+def check_limits(args: argparse.Namespace) -> None:
+    """Limits no page can meet are the user's mistake, told once before any
+    work: they failed every page with an internal error (a negative read
+    length, an itimer error), or were taken silently (--jobs -3)."""
+    if not (math.isfinite(args.max_size) and args.max_size > 0):
+        raise VictorError(f"--max-size {args.max_size:g}: the largest page must be more "
+                          "than 0 MB")
+    if not (math.isfinite(args.timeout) and args.timeout >= 0):
+        raise VictorError(f"--timeout {args.timeout:g}: give the seconds a page may take, "
+                          "or 0 for no limit")
+    if args.jobs < 0:
+        raise VictorError(f"--jobs {args.jobs}: give the number of processes, or 0 for one "
+                          "a core")
 
 
 class Progress:
