@@ -116,8 +116,27 @@ def test_an_unknown_config_names_the_shipped_ones():
 def test_a_missing_extra_is_named_in_one_line():
     # KenLM's case, where the pure-Python engine stands in unless KenLM is
     # named: tests/test_perplexity.py.
-    with pytest.raises(VictorError, match=r"pip install '\.\[warc\]' in Victor's clone"):
+    """Issue 46: a pip-installed user was told to run pip "in Victor's
+    clone", which they do not have. pip resolves the extra against the
+    installed Victor (checked with `pip install --dry-run` on a Victor
+    installed without extras: it would install FastWARC)."""
+    with pytest.raises(VictorError) as missing:
         import_extra("no_such_module_for_victor", "warc", "reading WARC files")
+    assert str(missing.value) == (
+        "reading WARC files needs no_such_module_for_victor, which is not installed: "
+        "pip install 'victor-cleaner[warc]' (Victor's 'warc' extra)")
+
+
+def test_a_checkout_used_without_installing_is_told_the_folders_form(monkeypatch):
+    import importlib.metadata as metadata
+
+    def not_installed(name):
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "distribution", not_installed)
+    with pytest.raises(VictorError, match=r": pip install '\.\[dask\]' in Victor's source "
+                                          r"folder$"):
+        import_extra("no_such_module_for_victor", "dask", "--dask")
 
 
 # --- URL inputs ---------------------------------------------------------------------

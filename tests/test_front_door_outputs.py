@@ -3,6 +3,7 @@ importable from the package, and the formats as a user reads them."""
 
 from __future__ import annotations
 
+import gzip
 import inspect
 import json
 import re
@@ -104,5 +105,24 @@ def test_jsonl_on_standard_output_is_one_object_a_line(cleaneval, tmp_path):
 @pytest.mark.parametrize("page", [None, 1, ["<p>text</p>"]])
 def test_extract_refuses_what_is_no_page_in_one_line(page):
     """Issue 29: these failed inside the code with an AttributeError."""
-    with pytest.raises(TypeError, match=r"^-: a page is str or bytes, not \w+$"):
+    with pytest.raises(TypeError, match=r"^a page is str or bytes, not \w+$"):
         victor.extract(page)
+
+
+def test_api_errors_name_the_page_only_when_it_has_a_name(tmp_path):
+    """Issue 46: `VictorError: -: empty page...`; the "-" stood for a source
+    the Python caller never gave."""
+    from repo_data import WCXB
+
+    with pytest.raises(VictorError) as empty:
+        victor.extract(b"")
+    assert str(empty.value) == "empty page, nothing to clean"
+    page = gzip.decompress((WCXB / "0001.html.gz").read_bytes())
+    packed = gzip.compress(page)  # a page saved gzipped and read as it is
+    with pytest.raises(VictorError) as binary:
+        Cleaner().clean(packed)
+    assert str(binary.value) == "not an HTML page (gzip-compressed data)"
+    with pytest.raises(VictorError) as named:
+        Cleaner().clean(packed, source="0001.html")
+    assert str(named.value) == "0001.html: not an HTML page (gzip-compressed data)"
+    assert victor.extract(page).strip()

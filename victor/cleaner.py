@@ -28,7 +28,7 @@ from victor.output import Rendering
 from victor.decoding.calibration import content_probabilities
 from victor.columns import Columns
 from victor.config import DEFAULT_CONFIG, Config, from_model, load_config, settings
-from victor.errors import EMPTY_PAGE, NO_TEXT, OtherLanguage, VictorError
+from victor.errors import EMPTY_PAGE, NO_TEXT, OtherLanguage, VictorError, about
 from victor.output.language import identify, parse_languages
 from victor.labels import CONTENT, LABELS
 from victor.reading.page import Page, read_page
@@ -226,17 +226,18 @@ class Cleaner:
         if isinstance(data, (bytearray, memoryview)):
             data = bytes(data)
         if not isinstance(data, (bytes, str)):
-            raise TypeError(f"{source}: a page is str or bytes, not {type(data).__name__}")
+            raise TypeError(about(source, f"a page is str or bytes, not {type(data).__name__}"))
         if not data:
-            raise VictorError(f"{source}: {EMPTY_PAGE}")
+            raise VictorError(about(source, EMPTY_PAGE))
         page = self.read(data, source, url, encoding)
         if not page.blocks:
-            raise VictorError(f"{source}: {NO_TEXT}")
+            raise VictorError(about(source, NO_TEXT))
         result = self.label(page)
         if self.threshold is not None and not CONTENT.intersection(result.labels):
             # Decoding always keeps some block: only the threshold empties a page.
-            raise VictorError(f"{source}: threshold {self.threshold:g} kept no block (the "
-                              f"likeliest is content at {max(result.content):.2f}); lower it")
+            raise VictorError(about(source, f"threshold {self.threshold:g} kept no block (the "
+                                            f"likeliest is content at {max(result.content):.2f}); "
+                                            "lower it"))
         self.check_language(result, source)
         return result
 
@@ -244,8 +245,8 @@ class Cleaner:
         """Raises OtherLanguage for a page whose text is in none of the
         languages asked for (a page too short to tell is none of them)."""
         if self.languages and result.language not in self.languages:
-            raise OtherLanguage(f"{source}: text in {result.language or 'no language told'}, "
-                                f"not {','.join(self.languages)}")
+            raise OtherLanguage(about(source, f"text in {result.language or 'no language told'}, "
+                                              f"not {','.join(self.languages)}"))
 
     @paused
     def label(self, page: Page) -> Result:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO, Iterable, Iterator
 
 from victor.batch import crawl
-from victor.errors import EMPTY_PAGE, VictorError
+from victor.errors import EMPTY_PAGE, VictorError, about
 from victor.files import filesystem, is_url, join
 from victor.output import DEFAULT_FORMAT, FORMATS
 
@@ -139,8 +139,8 @@ def open_input(source: str, path: str | None = None) -> IO[bytes]:
 
 def check_size(source: str, size: int, max_bytes: int) -> None:
     if size > max_bytes:
-        raise VictorError(f"{source}: larger than the limit of {max_bytes / 1_000_000:g} MB; "
-                          "raise --max-size to clean it")
+        raise VictorError(about(source, f"larger than the limit of {max_bytes / 1_000_000:g} "
+                                        "MB; raise --max-size to clean it"))
 
 
 def read_input(source: str, max_bytes: int | None = None, path: str | None = None) -> bytes:
@@ -158,7 +158,7 @@ def read_input(source: str, max_bytes: int | None = None, path: str | None = Non
                                   if isinstance(e, OSError) and e.strerror
                                   else f"{source}: damaged gzip data ({e})")
     if not data:  # a failed download, most likely: reported, so that it is noticed
-        raise VictorError(f"{source}: {EMPTY_PAGE}")
+        raise VictorError(about(source, EMPTY_PAGE))
     if max_bytes is not None:
         check_size(source, len(data), max_bytes)
     return data
