@@ -57,6 +57,9 @@ def filesystem(url: str) -> tuple[AbstractFileSystem, str]:
 def make_folder(folder: str) -> None:
     """The output folder, made before any work: one clear error rather than
     the same failure for every page."""
+    if not is_url(folder) and os.path.isfile(folder):
+        raise VictorError(f"{folder}: is a file, not a folder; name a folder for the outputs "
+                          "with -o")
     try:
         if is_url(folder):
             fs, path = filesystem(folder)
