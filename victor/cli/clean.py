@@ -35,7 +35,8 @@ def clean_main(args: argparse.Namespace) -> int:
         # Built here first so that a bad config or model is one clear error
         # before any work; one process (and forked workers) use this one.
         workers.worker_cleaner(options)
-        jobs = inputs.plan(inputs.discover(args.files), args.output, args.format)
+        listing = inputs.discover(args.files)
+        jobs = inputs.plan(listing.inputs, args.output, args.format)
         if args.output:
             files.make_folder(args.output)
     except VictorError as e:
@@ -73,8 +74,9 @@ def clean_main(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.clear()
+    report.passed_over = listing.passed_over
     if (report.failed or report.interrupted or len(jobs) > 1 or args.output or report.not_html
-            or report.other_language):
+            or report.other_language or report.passed_over.lines()):
         print(report.summary(), file=sys.stderr)
     if report.interrupted:
         return INTERRUPTED
