@@ -91,7 +91,9 @@ def test_threshold_must_be_a_probability(cleaneval, tmp_path, threshold):
     ("--max-size", "0", "--max-size 0: the largest page must be more than 0 MB"),
     ("--timeout", "-5", "--timeout -5: give the seconds a page may take, or 0 for no limit"),
     ("--jobs", "-3", "--jobs -3: give the number of processes, or 0 for one a core"),
-    ("--language", "", "language '': give ISO 639 codes, as 'en' or 'en,de'")])
+    ("--language", "", "language '': give ISO 639 codes, as 'en' or 'en,de'"),
+    ("--url", "example.com", "--url 'example.com': give a whole address, as "
+                             "https://example.com/news/ or https://example.com/page.html")])
 def test_a_bad_limit_or_language_is_a_usage_error_before_any_work(cleaneval, tmp_path, option,
                                                                   value, why):
     """Issue 46: --max-size -1 and --timeout -5 failed every page with an

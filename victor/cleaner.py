@@ -120,12 +120,16 @@ class Result:
     def text(self) -> str:
         return output.text(self.tree)
 
-    def markdown(self, options: output.Rendering = output.Rendering()) -> str:
-        return output.markdown(self.tree, options)
+    def markdown(self, options: Rendering | None = None, *, links: bool | None = None,
+                 images: bool | None = None, tables: bool | None = None) -> str:
+        """`links`, `images`, `tables` False leave them out, as in `extract`."""
+        return output.markdown(self.tree, Rendering.of(options, links, images, tables))
 
-    def html(self, options: output.Rendering = output.Rendering()) -> str:
+    def html(self, options: Rendering | None = None, *, links: bool | None = None,
+             images: bool | None = None, tables: bool | None = None) -> str:
         page = self.page
-        return output.html_document(self.tree, page.title, page.meta.language, options)
+        return output.html_document(self.tree, page.title, page.meta.language,
+                                    Rendering.of(options, links, images, tables))
 
     def victor(self) -> str:
         return output.listing(self.texts, self.labels)
@@ -148,14 +152,17 @@ class Result:
         return features.table(self.page, self.features)
 
     @paused
-    def render(self, fmt: str, options: output.Rendering = output.Rendering()) -> str:
+    def render(self, fmt: str, options: Rendering | None = None, *, links: bool | None = None,
+               images: bool | None = None, tables: bool | None = None) -> str:
         """The output named by `victor clean --format` (output.FORMATS);
-        `options` leave links, images or tables out of markdown and html."""
+        `links`, `images`, `tables` False (or `options`) leave them out of
+        markdown and html."""
         if fmt not in output.FORMATS:
             raise VictorError(f"unknown output format {fmt!r}; choose one of "
                               f"{', '.join(output.FORMATS)}")
+        rendering = Rendering.of(options, links, images, tables)
         if fmt in ("markdown", "html"):
-            return getattr(self, fmt)(options)
+            return getattr(self, fmt)(rendering)
         return getattr(self, fmt)()
 
 

@@ -222,7 +222,7 @@ class _Batch:
             except VictorError as e:
                 self.report.failed.append((job.source, str(e)))
                 return
-        self.add(Item(job.source, job.fmt, job.output, data=data, path=job.path),
+        self.add(Item(job.source, job.fmt, job.output, data=data, path=job.path, url=job.url),
                  _Route(job.source, self.stdout.sink(job) if job.output is None else None,
                         job.size or 0))
 

@@ -16,6 +16,7 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import IO, Iterable
+from urllib.parse import quote, urljoin
 
 from victor.batch import crawl
 from victor.errors import EMPTY_PAGE, VictorError, about
@@ -86,6 +87,7 @@ class Job:
     # Where to read it, when not at `source` itself: a cluster worker is
     # given an absolute path, while outputs keep naming the input as given.
     path: str | None = None
+    url: str = ""  # the page's address (--url), which its relative links resolve against
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +220,8 @@ def _file_name(source: str) -> str:
     return "-" if source == "-" else source.rstrip("/").rsplit("/", 1)[-1]
 
 
-def plan(inputs: Iterable[str | Input], outdir: str | None, fmt: str | None) -> list[Job]:
+def plan(inputs: Iterable[str | Input], outdir: str | None, fmt: str | None,
+         url: str = "") -> list[Job]:
     """Each input NAME.html gives OUTDIR/NAME plus the format's suffix, at
     the path below OUTDIR that the input has below the folder named (a
     mirrored site's a/index.html gives OUTDIR/a/index.txt); each
@@ -228,7 +231,9 @@ def plan(inputs: Iterable[str | Input], outdir: str | None, fmt: str | None) -> 
     inputs that would share one are an error before any work. WARC files
     hold many pages and are always written as JSON lines, one a page. No
     output may be an input, whatever `--overwrite` says: that would lose
-    the user's page."""
+    the user's page. `url` is the address of a page named, or of a folder
+    named, whose pages' addresses follow their paths below it
+    (`page_address`); a WARC record has its own."""
     inputs = [i if isinstance(i, Input) else Input(i, _file_name(i)) for i in inputs]
     local = {os.path.realpath(i.source): i.source for i in inputs
              if i.source != "-" and not is_url(i.source)}
@@ -256,8 +261,23 @@ def plan(inputs: Iterable[str | Input], outdir: str | None, fmt: str | None) -> 
             if replaced is not None:
                 raise VictorError(f"{inp.source}: its output {out} would replace the input "
                                   f"{replaced}; choose another folder with -o")
-        jobs.append(Job(inp.source, out, job_fmt, warc, _size(inp.source)))
+        jobs.append(Job(inp.source, out, job_fmt, warc, _size(inp.source),
+                        url=page_address(url, inp) if url and not warc else ""))
     return jobs
+
+
+def page_address(url: str, inp: Input) -> str:
+    """The address of a page saved from `url`: the address itself for a
+    page named on the command line, else the folder's address joined with
+    the page's path below the folder (a mirror's a/index.php?id=3 was
+    https://site/a/index.php?id=3; a .gz page was served without it)."""
+    if inp.folder is None:
+        return url
+    path = inp.name.replace(os.sep, "/")
+    if path.lower().endswith(GZIP_SUFFIX):
+        path = path[:-len(GZIP_SUFFIX)]
+    return urljoin(url if url.endswith("/") else url + "/",
+                   quote(path, safe="/?=&;:@!$'()*+,~%"))
 
 
 def _output_name(inp: Input, warc: bool, fmt: str, whole: bool = False) -> str:

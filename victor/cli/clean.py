@@ -21,7 +21,7 @@ from victor.output import Rendering
 
 def clean_main(args: argparse.Namespace) -> int:
     try:
-        check_limits(args)
+        check_options(args)
     except VictorError as e:
         return fail(str(e), args.debug)
     named = args.config or (None if args.model else DEFAULT_CONFIG)
@@ -36,7 +36,7 @@ def clean_main(args: argparse.Namespace) -> int:
         # before any work; one process (and forked workers) use this one.
         workers.worker_cleaner(options)
         listing = inputs.discover(args.files)
-        jobs = inputs.plan(listing.inputs, args.output, args.format)
+        jobs = inputs.plan(listing.inputs, args.output, args.format, args.url or "")
         if args.output:
             files.make_folder(args.output)
     except VictorError as e:
@@ -83,10 +83,11 @@ def clean_main(args: argparse.Namespace) -> int:
     return 1 if report.failed else 0
 
 
-def check_limits(args: argparse.Namespace) -> None:
+def check_options(args: argparse.Namespace) -> None:
     """Limits no page can meet are the user's mistake, told once before any
     work: they failed every page with an internal error (a negative read
-    length, an itimer error), or were taken silently (--jobs -3)."""
+    length, an itimer error), or were taken silently (--jobs -3); so is an
+    address links cannot resolve against."""
     if not (math.isfinite(args.max_size) and args.max_size > 0):
         raise VictorError(f"--max-size {args.max_size:g}: the largest page must be more "
                           "than 0 MB")
@@ -96,6 +97,9 @@ def check_limits(args: argparse.Namespace) -> None:
     if args.jobs < 0:
         raise VictorError(f"--jobs {args.jobs}: give the number of processes, or 0 for one "
                           "a core")
+    if args.url is not None and "://" not in args.url:
+        raise VictorError(f"--url {args.url!r}: give a whole address, as "
+                          "https://example.com/news/ or https://example.com/page.html")
 
 
 class Progress:
@@ -170,6 +174,11 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("-o", "--output",
                     help="folder (or fsspec URL) for one output file a page and one NAME.jsonl "
                          "a WARC file (default: standard output)")
+    ap.add_argument("--url", "--base-url", metavar="URL",
+                    help="the address the pages were saved from, which their relative links "
+                         "resolve against: a page's own, or a folder's (its pages' addresses "
+                         "follow their paths below it); a page's own <base href> still "
+                         "applies, and WARC records keep theirs")
     ap.add_argument("--threshold", type=float,
                     help="keep content blocks only if their (calibrated) content probability, "
                          "between 0 and 1, is at least this; it only takes blocks away")
