@@ -20,6 +20,7 @@ class Report:
     interrupted: bool = False
     # Files of the walked folders not cleaned (victor.batch.inputs.discover).
     passed_over: PassedOver = field(default_factory=PassedOver)
+    temporaries_removed: int = 0  # left by a run killed outright (files.remove_temporaries)
 
     def add(self, other: Report) -> None:
         self.done += other.done
@@ -36,6 +37,10 @@ class Report:
         if self.not_html:
             head += f", {self.not_html} WARC records skipped (not HTML)"
         lines = [head, *self.passed_over.lines()]
+        if self.temporaries_removed:
+            n = self.temporaries_removed
+            lines.append(f"removed {n} temporary file{'s' if n != 1 else ''} that a killed run "
+                         "left")
         lines.extend(f"failed: {src}: {why}" for src, why in self.failed)
         if self.interrupted:
             lines.append("interrupted: run the same command again to finish the rest")

@@ -11,7 +11,7 @@ import time
 from typing import TextIO
 
 from victor import batch, files
-from victor.batch import inputs, workers
+from victor.batch import inputs, manifest, workers
 from victor.batch.timeout import DEFAULT_TIMEOUT
 from victor.cli.common import _CONFIG_HELP, CLOSED_PIPE, INTERRUPTED, _absolute, fail
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, resolve
@@ -34,11 +34,18 @@ def clean_main(args: argparse.Namespace) -> int:
     try:
         # Built here first so that a bad config or model is one clear error
         # before any work; one process (and forked workers) use this one.
-        workers.worker_cleaner(options)
+        cleaner = workers.worker_cleaner(options)
         listing = inputs.discover(args.files)
         jobs = inputs.plan(listing.inputs, args.output, args.format, args.url or "")
+        removed = 0
         if args.output:
             files.make_folder(args.output)
+            manifest.check_and_record(
+                args.output, manifest.settings_of(cleaner, options, [job.fmt for job in jobs],
+                                                  args.url or ""), args.overwrite)
+            removed = files.remove_temporaries(
+                [*(job.output for job in jobs if job.output is not None),
+                 files.join(args.output, manifest.MANIFEST)])
     except VictorError as e:
         return fail(str(e), args.debug)
 
@@ -75,6 +82,7 @@ def clean_main(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.clear()
     report.passed_over = listing.passed_over
+    report.temporaries_removed = removed
     if (report.failed or report.interrupted or len(jobs) > 1 or args.output or report.not_html
             or report.other_language or report.passed_over.lines()):
         print(report.summary(), file=sys.stderr)
