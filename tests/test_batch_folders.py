@@ -14,7 +14,9 @@ import pytest
 from front_door_support import victor_command
 from repo_data import CLEANEVAL, DRAGNET, WCXB
 
+from victor.batch.inputs import discover, plan
 from victor.cleaner import extract
+from victor.errors import VictorError
 
 
 def text_of(page: Path) -> str:
@@ -52,11 +54,12 @@ def test_two_folders_whose_pages_share_a_path_are_still_refused_before_any_work(
     for folder in ("one", "two"):
         (tmp_path / folder).mkdir()
         shutil.copy(CLEANEVAL / "1.html", tmp_path / folder / "index.html")
-    proc = victor_command("clean", "-o", "out", "one", "two", cwd=tmp_path)
-    assert proc.returncode == 2
-    assert proc.stderr == ("error: two/index.html: its output out/index.txt would overwrite "
-                           "that of one/index.html; clean them into different folders\n")
-    assert not (tmp_path / "out").exists()
+    found = discover([str(tmp_path / "one"), str(tmp_path / "two")])
+    with pytest.raises(VictorError) as refused:
+        plan(found.inputs, str(tmp_path / "out"), None)
+    assert str(refused.value) == (
+        f"{tmp_path / 'two/index.html'}: its output {tmp_path / 'out/index.txt'} would "
+        f"overwrite that of {tmp_path / 'one/index.html'}; clean them into different folders")
 
 
 def test_pages_without_a_suffix_are_found_by_their_first_bytes_and_the_rest_counted(tmp_path):
@@ -103,20 +106,18 @@ def test_a_fifo_in_a_folder_is_skipped_never_opened(tmp_path):
     assert (tmp_path / "out/1.txt").read_text(encoding="utf-8") == text_of(CLEANEVAL / "1.html")
 
 
-@pytest.mark.parametrize("fmt, inside", [("report", "."), ("html", "reports")])
-def test_outputs_the_next_walk_would_take_for_pages_stay_out_of_the_input_folder(tmp_path, fmt,
-                                                                                 inside):
+def test_outputs_the_next_walk_would_take_for_pages_stay_out_of_the_input_folder(tmp_path):
     """`--format report -o DIR DIR` wrote NAME.report.html among the pages,
     and the next run cleaned them as pages."""
     folder = tmp_path / "pages"
     folder.mkdir()
     shutil.copy(CLEANEVAL / "1.html", folder / "1.html")
-    out = os.path.normpath(os.path.join("pages", inside))
-    proc = victor_command("clean", "--format", fmt, "-o", out, "pages", cwd=tmp_path)
-    assert (proc.returncode, proc.stdout) == (2, "")
-    assert proc.stderr == (f"error: {out}: inside the input folder pages, whose next walk "
-                           f"would take the .html outputs of --format {fmt} for pages; "
-                           "choose a folder outside it with -o\n")
+    for fmt, out in (("report", "pages"), ("html", "pages/reports")):
+        proc = victor_command("clean", "--format", fmt, "-o", out, "pages", cwd=tmp_path)
+        assert (proc.returncode, proc.stdout) == (2, "")
+        assert proc.stderr == (f"error: {out}: inside the input folder pages, whose next walk "
+                               f"would take the .html outputs of --format {fmt} for pages; "
+                               "choose a folder outside it with -o\n")
     assert sorted(p.name for p in folder.rglob("*")) == ["1.html"]
     # Outputs whose names no walk takes may go there.
     text = victor_command("clean", "--format", "text", "-o", "pages", "pages", cwd=tmp_path)
