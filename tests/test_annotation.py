@@ -186,3 +186,39 @@ def test_cli_error_is_one_line_and_nonzero(tmp_path):
     r = annotate("--stats", str(tmp_path / "missing.anno"))
     assert r.returncode == 2
     assert r.stderr == f"error: {tmp_path / 'missing.anno'}: no such annotation file\n"
+
+
+def test_from_gold_without_its_output_says_what_is_missing(tmp_path):
+    """Issue 46: it said 'give a page and its .anno file', the full-screen
+    tool's usage, to someone labelling from gold."""
+    r = annotate("--from-gold", str(CLEANEVAL / "47.txt"), str(CLEANEVAL / "47.html"),
+                 cwd=tmp_path)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == ("error: annotate --from-gold: name the .anno file to write with "
+                        "-o PAGE.anno (or give PAGE.html PAGE.anno to correct the labels "
+                        "by hand)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_or_empty_gold_is_not_reported_as_full_recall(tmp_path):
+    """Issue 46: a gold that could not be read gave 'recall 100.00% of 0 gold
+    words'. CleanEval page 32's gold is empty on purpose (the whole page is
+    boilerplate): its labels are all o, and the line says why."""
+    page = tmp_path / "32.html"
+    shutil.copy(CLEANEVAL / "32.html", page)
+    missing = annotate("--from-gold", str(tmp_path / "32.txt"), str(page), "-o",
+                       str(tmp_path / "32.anno"), cwd=tmp_path)
+    assert missing.returncode == 1
+    assert missing.stderr.splitlines() == [
+        "total: 0 pages annotated, 0 kept as they were, 1 failed; no gold text was read",
+        f"failed: {tmp_path / '32.txt'}: cannot read gold text (No such file or directory)"]
+    empty = annotate("--from-gold", str(CLEANEVAL / "32.txt"), str(page), "-o",
+                     str(tmp_path / "32.anno"), cwd=tmp_path)
+    assert empty.returncode == 0, empty.stderr
+    blocks = len(load_annotation(tmp_path / "32.anno").labels)
+    assert set(load_annotation(tmp_path / "32.anno").labels) == {"o"}
+    assert empty.stdout.splitlines() == [
+        f"{tmp_path / '32.anno'}: the gold is empty (no words): all {blocks} blocks are "
+        "boilerplate",
+        "total: 1 pages annotated, 0 kept as they were, 0 failed; the gold is empty, "
+        "no words to align"]

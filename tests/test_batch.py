@@ -21,6 +21,7 @@ from victor import batch
 from victor.errors import VictorError
 from victor.files import make_folder
 from victor.batch.inputs import discover, plan
+from victor.batch.manifest import MANIFEST
 from victor.batch.workers import RunOptions
 
 CLEANEVAL = pages(CLEANEVAL_DIR)[:10]
@@ -103,8 +104,9 @@ def test_a_killed_batch_leaves_whole_outputs_and_a_rerun_finishes_it(settings, r
     # What is there is whole: exactly what an uninterrupted run writes.
     assert all(text == (reference / name).read_text(encoding="utf-8")
                for name, text in partial.items())
-    # Anything else is a hidden temporary file, never an output.
-    assert all(p.name.startswith(".") and p.name.endswith(".tmp")
+    # Anything else is a hidden temporary file, never an output, or the
+    # record of what made the folder.
+    assert all(p.name.startswith(".") and p.name.endswith(".tmp") or p.name == MANIFEST
                for p in out.iterdir() if p.name not in partial)
 
     rerun = clean_py(settings, "-j", "2", "-o", out, *DRAGNET,
@@ -116,6 +118,8 @@ def test_a_killed_batch_leaves_whole_outputs_and_a_rerun_finishes_it(settings, r
     assert already >= len(partial) and cleaned + already == len(DRAGNET)
     assert contents(out) == contents(reference)
     assert "\r" not in stderr  # no progress bar when standard error is no terminal
+    # The killed run's temporary files are gone with the rerun (issue 46).
+    assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
 
 
 def test_a_worker_that_dies_costs_no_page(settings, reference, tmp_path):
@@ -163,7 +167,7 @@ def test_outputs_can_go_to_any_fsspec_url(settings, tmp_path):
 
 def test_a_folder_without_pages_and_an_unwritable_output_folder_stop_before_any_work(tmp_path):
     with pytest.raises(VictorError, match="no pages or WARC files found in"):
-        plan(discover([str(CLEANEVAL[0]), str(tmp_path)]), None, None)
+        discover([str(CLEANEVAL[0]), str(tmp_path)])
     with pytest.raises(VictorError, match=r"cannot write output there \(Not a directory\)"):
         make_folder(str(CLEANEVAL[0] / "out"))
 
@@ -200,12 +204,14 @@ def test_a_folder_gives_its_pages_not_their_gold_text_and_a_rerun_finds_them_don
                str(CLEANEVAL_DIR)]
     first = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
     assert first.returncode == 0, first.stderr
-    assert first.stderr.splitlines()[-1] == "58 cleaned, 0 already done, 0 failed"
+    assert first.stderr.splitlines()[-2:] == [
+        "58 cleaned, 0 already done, 0 failed",
+        "passed over in the folders: 58 .anno, 1 .md, 58 .txt (not page names)"]
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
-        f"{p.stem}.txt" for p in pages(CLEANEVAL_DIR))
+        [MANIFEST, *(f"{p.stem}.txt" for p in pages(CLEANEVAL_DIR))])
     again = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert again.stderr.splitlines()[-1] == "0 cleaned, 58 already done, 0 failed"
+    assert again.stderr.splitlines()[-2] == "0 cleaned, 58 already done, 0 failed"
 
 
 def test_a_file_named_on_the_command_line_is_cleaned_whatever_its_suffix(tmp_path):
@@ -219,7 +225,7 @@ def test_a_file_named_on_the_command_line_is_cleaned_whatever_its_suffix(tmp_pat
     assert named.stdout == expected.stdout and named.stdout.strip()
     # In a folder, the same file is not taken for a page.
     with pytest.raises(VictorError, match=r"no pages or WARC files found in .*\.html "):
-        list(discover([str(tmp_path)]))
+        discover([str(tmp_path)])
 
 
 def test_an_output_folder_that_takes_no_file_is_refused_before_any_page_is_cleaned(tmp_path):

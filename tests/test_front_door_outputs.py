@@ -3,6 +3,7 @@ importable from the package, and the formats as a user reads them."""
 
 from __future__ import annotations
 
+import gzip
 import inspect
 import json
 import re
@@ -104,5 +105,65 @@ def test_jsonl_on_standard_output_is_one_object_a_line(cleaneval, tmp_path):
 @pytest.mark.parametrize("page", [None, 1, ["<p>text</p>"]])
 def test_extract_refuses_what_is_no_page_in_one_line(page):
     """Issue 29: these failed inside the code with an AttributeError."""
-    with pytest.raises(TypeError, match=r"^-: a page is str or bytes, not \w+$"):
+    with pytest.raises(TypeError, match=r"^a page is str or bytes, not \w+$"):
         victor.extract(page)
+
+
+def test_api_errors_name_the_page_only_when_it_has_a_name(tmp_path):
+    """Issue 46: `VictorError: -: empty page...`; the "-" stood for a source
+    the Python caller never gave."""
+    from repo_data import WCXB
+
+    with pytest.raises(VictorError) as empty:
+        victor.extract(b"")
+    assert str(empty.value) == "empty page, nothing to clean"
+    page = gzip.decompress((WCXB / "0001.html.gz").read_bytes())
+    packed = gzip.compress(page)  # a page saved gzipped and read as it is
+    with pytest.raises(VictorError) as binary:
+        Cleaner().clean(packed)
+    assert str(binary.value) == "not an HTML page (gzip-compressed data)"
+    with pytest.raises(VictorError) as named:
+        Cleaner().clean(packed, source="0001.html")
+    assert str(named.value) == "0001.html: not an HTML page (gzip-compressed data)"
+    assert victor.extract(page).strip()
+
+
+# --- the page's address and the rendering options (issue 46, item 7) -------------
+
+def test_the_command_resolves_links_against_the_address_it_is_given(dragnet, tmp_path):
+    """Saved pages' relative links stayed relative from the command line:
+    only extract(url=) could resolve them. --url gives a page's address, or
+    a folder's, whose pages' addresses follow their paths below it."""
+    page = dragnet / "380.html"  # a blog post without <base> or canonical address
+    link = "subscription-option-now-available.html"
+    bare = victor_command("clean", "--format", "markdown", page, cwd=tmp_path)
+    assert f"]({link})" in bare.stdout
+    url = "https://blog.example.org/2012/01/380.html"
+    given = victor_command("clean", "--format", "markdown", "--url", url, page, cwd=tmp_path)
+    assert given.returncode == 0, given.stderr
+    assert given.stdout == extract(page.read_bytes(), output="markdown", url=url)
+    assert f"](https://blog.example.org/2012/01/{link})" in given.stdout
+    site = tmp_path / "mirror"
+    (site / "2012").mkdir(parents=True)
+    (site / "2012" / "380.html").write_bytes(page.read_bytes())
+    folder = victor_command("clean", "--format", "jsonl", "--base-url", "https://blog.example.org",
+                            "-o", "out", "mirror", cwd=tmp_path)
+    assert folder.returncode == 0, folder.stderr
+    record = json.loads((tmp_path / "out/2012/380.jsonl").read_text(encoding="utf-8"))
+    assert record["url"] == "https://blog.example.org/2012/380.html"
+
+
+def test_rendering_options_are_keywords_on_a_result_as_in_extract(dragnet):
+    """`result.markdown(links=False)` raised TypeError: it wanted a
+    victor.output.Rendering, which no page documents. The positional
+    Rendering still works."""
+    data = (dragnet / "380.html").read_bytes()
+    result = Cleaner().clean(data)
+    plain = result.markdown(links=False, images=False)
+    assert plain == extract(data, output="markdown", links=False, images=False)
+    assert plain == result.markdown(output.Rendering(links=False, images=False))
+    assert plain == result.render("markdown", links=False, images=False)
+    assert "](" not in plain and "](" in result.markdown()
+    assert result.html(tables=False) == extract(data, output="html", tables=False)
+    with pytest.raises(TypeError, match="a Rendering or keywords, not both"):
+        result.markdown(output.Rendering(), links=False)

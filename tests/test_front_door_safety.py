@@ -5,6 +5,7 @@ page or a training file that cannot be used said so in one line."""
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -85,6 +86,24 @@ def test_threshold_must_be_a_probability(cleaneval, tmp_path, threshold):
                            "(a probability that a block is content)\n")
 
 
+@pytest.mark.parametrize("option, value, why", [
+    ("--max-size", "-1", "--max-size -1: the largest page must be more than 0 MB"),
+    ("--max-size", "0", "--max-size 0: the largest page must be more than 0 MB"),
+    ("--timeout", "-5", "--timeout -5: give the seconds a page may take, or 0 for no limit"),
+    ("--jobs", "-3", "--jobs -3: give the number of processes, or 0 for one a core"),
+    ("--language", "", "language '': give ISO 639 codes, as 'en' or 'en,de'"),
+    ("--url", "example.com", "--url 'example.com': give a whole address, as "
+                             "https://example.com/news/ or https://example.com/page.html")])
+def test_a_bad_limit_or_language_is_a_usage_error_before_any_work(cleaneval, tmp_path, option,
+                                                                  value, why):
+    """Issue 46: --max-size -1 and --timeout -5 failed every page with an
+    internal error (exit 1); --jobs -3 and --language '' were taken."""
+    proc = victor_command("clean", option, value, "-o", tmp_path / "out", cleaneval / "1.html",
+                          cwd=tmp_path)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", f"error: {why}\n")
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("name, content", [
     ("zero.html", b""),
     ("whitespace.html", (HOSTILE / "whitespace.html").read_bytes()),
@@ -133,3 +152,29 @@ def test_learn_given_a_page_or_a_half_labelled_file_says_what_to_do(tmp_path):
     proc = victor_command("learn", "-o", tmp_path / "m.crfsuite", half, cwd=tmp_path)
     assert proc.returncode == 2 and "annotate.py" not in proc.stderr
     assert proc.stderr.rstrip().endswith(f"finish them with: victor annotate {tmp_path / '1.html'} {half}")
+
+
+def test_cross_validating_one_page_says_it_needs_pages_of_as_many_sites(cleaneval, tmp_path):
+    """Issue 46: one page with --cross-validate 3 said 'needs between 2 and
+    1 folds'."""
+    for name in ("3.html", "3.anno"):
+        shutil.copy(cleaneval / name, tmp_path)
+    proc = learn("--config", "cleaneval", "--cross-validate", "3", tmp_path / "3.anno",
+                 cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == ("error: --cross-validate 3: needs pages from at least 3 web sites "
+                           "(a fold holds out whole sites); 1 annotated page given\n")
+    one = learn("--config", "cleaneval", "--cross-validate", "1", tmp_path / "3.anno",
+                cwd=tmp_path)
+    assert one.stderr == "error: --cross-validate 1: give 2 folds or more\n"
+
+
+def test_an_output_folder_that_is_a_file_is_said_plainly(cleaneval, tmp_path):
+    """Issue 46: -o naming a file said '(File exists)'."""
+    taken = tmp_path / "out.txt"
+    taken.write_text("a user's notes\n")
+    proc = victor_command("clean", "-o", taken, cleaneval / "1.html", cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (f"error: {taken}: is a file, not a folder; name a folder for the "
+                           "outputs with -o\n")
+    assert taken.read_text() == "a user's notes\n"

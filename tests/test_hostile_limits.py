@@ -34,6 +34,7 @@ from victor.reading.depth import MAX_DEPTH, limit_depth
 from victor.batch.timeout import DEFAULT_TIMEOUT
 from victor.reading.page import read_page
 from victor.reading.text import collapse, words
+from victor.batch.manifest import MANIFEST
 
 FULL = os.environ.get("VICTOR_HOSTILE_FULL") == "1"
 SCALE = 1 if FULL else 10
@@ -122,7 +123,8 @@ def test_a_page_slower_than_the_timeout_is_reported_and_the_rest_cleaned(model, 
     assert proc.stderr.splitlines()[-2:] == [
         "3 cleaned, 0 already done, 1 failed",
         f"failed: {slow}: took longer than 1 s to clean; skipped (raise --timeout to allow more)"]
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [f"{p.stem}.txt" for p in good]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        MANIFEST, *(f"{p.stem}.txt" for p in good)]
 
 
 def test_a_page_over_the_size_limit_is_reported_with_the_limit(model, tmp_path):
@@ -165,7 +167,7 @@ def test_a_page_that_fails_never_replaces_its_existing_output(model, tmp_path):
     (out / "page.txt").write_text("a person's corrections\n", encoding="utf-8")
     proc = clean_py(model, "--overwrite", "-o", out, page)
     assert proc.returncode == 1
-    assert [p.name for p in out.iterdir()] == ["page.txt"]
+    assert sorted(p.name for p in out.iterdir()) == [MANIFEST, "page.txt"]
     assert (out / "page.txt").read_text(encoding="utf-8") == "a person's corrections\n"
 
 
@@ -240,7 +242,7 @@ def test_a_batch_of_the_corpus_cleans_the_good_and_reports_the_bad(tmp_path, eng
         f"{len(inputs) - len(refused)} cleaned, 0 already done, {len(refused)} failed"] + [
         f"failed: {HOSTILE / name}: {why}" for name, why in refused.items()]
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        p.stem + ".jsonl" for p in inputs if p.name not in refused)
-    records = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in out.iterdir()}
+        [MANIFEST, *(p.stem + ".jsonl" for p in inputs if p.name not in refused)])
+    records = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in out.glob("*.jsonl")}
     assert all(r["text"] for r in records.values())
     assert {name + ".html" for name, r in records.items() if r["recovered"]} == set(SWALLOWED)

@@ -18,6 +18,7 @@ from repo_data import DATA
 
 import victor
 from victor.errors import OtherLanguage, VictorError
+from victor.batch.manifest import MANIFEST
 
 WCXB = DATA / "wcxb"
 INDONESIAN, BULGARIAN, ENGLISH = (WCXB / f"{n}.html.gz" for n in ("4403", "2917", "0001"))
@@ -54,7 +55,7 @@ def test_the_command_skips_pages_in_other_languages_without_failing(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.splitlines()[-1] == (
         "1 cleaned, 0 already done, 0 failed, 2 skipped (text in another language)")
-    assert [p.name for p in out.iterdir()] == ["0001.jsonl"]
+    assert sorted(p.name for p in out.iterdir()) == [MANIFEST, "0001.jsonl"]
     bad = subprocess.run([sys.executable, "-m", "victor", "clean", "--language", "english",
                           str(ENGLISH)], capture_output=True, text=True, cwd=tmp_path)
     assert bad.returncode == 2 and bad.stderr.startswith("error: language english: not a language")

@@ -253,8 +253,8 @@ def test_without_kenlm_the_pure_python_engine_is_chosen_and_naming_kenlm_is_one_
     assert (engine, loaded) == ("python", "python")
     assert float(score) == round(PerplexityModel.load(engine="python").score(PAPER[0]))
     assert proc.stdout.splitlines()[1:] == [
-        "the perplexity feature needs kenlm, which is not installed: install Victor's 'kenlm' "
-        "extra (pip install '.[kenlm]' in Victor's clone)"]
+        "the perplexity feature needs kenlm, which is not installed: pip install "
+        "'victor-cleaner[kenlm]' (Victor's 'kenlm' extra)"]
 
 
 def test_text_without_words_is_infinitely_perplexing(default_model):

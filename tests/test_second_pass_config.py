@@ -112,8 +112,8 @@ def test_without_lightgbm_a_config_that_uses_it_stops_in_one_line(tmp_path) -> N
                           text=True, timeout=120)
     assert proc.stdout.splitlines() == [
         "True",
-        "the config's second pass needs lightgbm, which is not installed: install Victor "
-        "again (pip install . in Victor's clone)"]
+        "the config's second pass needs lightgbm, which is not installed: pip install "
+        "victor-cleaner (Victor's dependencies)"]
 
 
 def test_a_missing_model_file_is_one_line(tmp_path) -> None:

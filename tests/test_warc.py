@@ -18,6 +18,7 @@ from victor.batch import crawl
 from victor.cleaner import Cleaner
 from victor.errors import VictorError
 from victor.batch.inputs import plan
+from victor.batch.manifest import MANIFEST
 from victor.batch.workers import RunOptions
 
 
@@ -124,4 +125,4 @@ def test_an_output_that_cannot_be_written_fails_alone(setup, tmp_path):
                           preexec_fn=small_files)
     assert proc.returncode == 1, proc.stderr
     assert f"failed: {warc}: {tmp_path}/crawl.jsonl: cannot write (File too large)" in proc.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["1.jsonl"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "1.jsonl"]

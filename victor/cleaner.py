@@ -28,7 +28,7 @@ from victor.output import Rendering
 from victor.decoding.calibration import content_probabilities
 from victor.columns import Columns
 from victor.config import DEFAULT_CONFIG, Config, from_model, load_config, settings
-from victor.errors import EMPTY_PAGE, NO_TEXT, OtherLanguage, VictorError
+from victor.errors import EMPTY_PAGE, NO_TEXT, OtherLanguage, VictorError, about
 from victor.output.language import identify, parse_languages
 from victor.labels import CONTENT, LABELS
 from victor.reading.page import Page, read_page
@@ -120,12 +120,16 @@ class Result:
     def text(self) -> str:
         return output.text(self.tree)
 
-    def markdown(self, options: output.Rendering = output.Rendering()) -> str:
-        return output.markdown(self.tree, options)
+    def markdown(self, options: Rendering | None = None, *, links: bool | None = None,
+                 images: bool | None = None, tables: bool | None = None) -> str:
+        """`links`, `images`, `tables` False leave them out, as in `extract`."""
+        return output.markdown(self.tree, Rendering.of(options, links, images, tables))
 
-    def html(self, options: output.Rendering = output.Rendering()) -> str:
+    def html(self, options: Rendering | None = None, *, links: bool | None = None,
+             images: bool | None = None, tables: bool | None = None) -> str:
         page = self.page
-        return output.html_document(self.tree, page.title, page.meta.language, options)
+        return output.html_document(self.tree, page.title, page.meta.language,
+                                    Rendering.of(options, links, images, tables))
 
     def victor(self) -> str:
         return output.listing(self.texts, self.labels)
@@ -148,14 +152,17 @@ class Result:
         return features.table(self.page, self.features)
 
     @paused
-    def render(self, fmt: str, options: output.Rendering = output.Rendering()) -> str:
+    def render(self, fmt: str, options: Rendering | None = None, *, links: bool | None = None,
+               images: bool | None = None, tables: bool | None = None) -> str:
         """The output named by `victor clean --format` (output.FORMATS);
-        `options` leave links, images or tables out of markdown and html."""
+        `links`, `images`, `tables` False (or `options`) leave them out of
+        markdown and html."""
         if fmt not in output.FORMATS:
             raise VictorError(f"unknown output format {fmt!r}; choose one of "
                               f"{', '.join(output.FORMATS)}")
+        rendering = Rendering.of(options, links, images, tables)
         if fmt in ("markdown", "html"):
-            return getattr(self, fmt)(options)
+            return getattr(self, fmt)(rendering)
         return getattr(self, fmt)()
 
 
@@ -196,7 +203,8 @@ class Cleaner:
                             if self.config.second_pass is not None else None)
         self.threshold = threshold
         self.favor = favor
-        self.languages = parse_languages(language) if language else ()
+        # "" is a mistake, not "any language": it would silently filter nothing.
+        self.languages = parse_languages(language) if language is not None else ()
 
     @classmethod
     def from_model(cls, model: str | Path, threshold: float | None = None,
@@ -225,17 +233,18 @@ class Cleaner:
         if isinstance(data, (bytearray, memoryview)):
             data = bytes(data)
         if not isinstance(data, (bytes, str)):
-            raise TypeError(f"{source}: a page is str or bytes, not {type(data).__name__}")
+            raise TypeError(about(source, f"a page is str or bytes, not {type(data).__name__}"))
         if not data:
-            raise VictorError(f"{source}: {EMPTY_PAGE}")
+            raise VictorError(about(source, EMPTY_PAGE))
         page = self.read(data, source, url, encoding)
         if not page.blocks:
-            raise VictorError(f"{source}: {NO_TEXT}")
+            raise VictorError(about(source, NO_TEXT))
         result = self.label(page)
         if self.threshold is not None and not CONTENT.intersection(result.labels):
             # Decoding always keeps some block: only the threshold empties a page.
-            raise VictorError(f"{source}: threshold {self.threshold:g} kept no block (the "
-                              f"likeliest is content at {max(result.content):.2f}); lower it")
+            raise VictorError(about(source, f"threshold {self.threshold:g} kept no block (the "
+                                            f"likeliest is content at {max(result.content):.2f}); "
+                                            "lower it"))
         self.check_language(result, source)
         return result
 
@@ -243,8 +252,8 @@ class Cleaner:
         """Raises OtherLanguage for a page whose text is in none of the
         languages asked for (a page too short to tell is none of them)."""
         if self.languages and result.language not in self.languages:
-            raise OtherLanguage(f"{source}: text in {result.language or 'no language told'}, "
-                                f"not {','.join(self.languages)}")
+            raise OtherLanguage(about(source, f"text in {result.language or 'no language told'}, "
+                                              f"not {','.join(self.languages)}"))
 
     @paused
     def label(self, page: Page) -> Result:

@@ -27,20 +27,48 @@ EMPTY_PAGE = "empty page, nothing to clean"
 NO_TEXT = "no text on the page (only markup, scripts or whitespace), nothing to clean"
 
 
+DISTRIBUTION = "victor-cleaner"  # pyproject.toml's name
+
+# What a page without a name is called: standard input on the command line,
+# and the default `source` of the Python API.
+UNNAMED = "-"
+
+
+def about(source: str, message: str) -> str:
+    """`message` about the page `source`, named at its start as every
+    message names its file; an unnamed page is not named: a Python caller
+    knows which page it passed, and read `-: empty page` as noise."""
+    return message if source in (UNNAMED, "") else f"{source}: {message}"
+
+
 def import_extra(module: str, extra: str | None, purpose: str) -> ModuleType:
     """A module imported only when used: of an optional part (pyproject.toml's
     extras), or (`extra` None) a dependency that only some configs need. A
     missing one is a one-line error saying what brings it, not an
-    ImportError traceback. The command given is the one that works: no
-    package is published under Victor's name, so `pip install
-    'victor-cleaner[warc]'` finds nothing."""
+    ImportError traceback."""
     try:
         return importlib.import_module(module)
     except ImportError:
-        how = (f"install Victor's {extra!r} extra (pip install '.[{extra}]' in Victor's clone)"
-               if extra else "install Victor again (pip install . in Victor's clone)")
         raise VictorError(f"{purpose} needs {module.split('.')[0]}, which is not "
-                          f"installed: {how}") from None
+                          f"installed: {install_command(extra)}") from None
+
+
+def install_command(extra: str | None) -> str:
+    """The command that brings what is missing. No package is published
+    under Victor's name, but pip resolves `victor-cleaner[warc]` against
+    the Victor that is installed (from a clone or a wheel, editable or not)
+    and adds the extra's packages, or the missing dependencies without an
+    extra; only a checkout used without installing needs the folder's form."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        distribution(DISTRIBUTION)
+    except PackageNotFoundError:
+        target = f"'.[{extra}]'" if extra else "."
+        return f"pip install {target} in Victor's source folder"
+    target = f"'{DISTRIBUTION}[{extra}]'" if extra else DISTRIBUTION
+    what = f"Victor's {extra!r} extra" if extra else "Victor's dependencies"
+    return f"pip install {target} ({what})"
 
 
 def read_utf8(path, what: str = "file") -> str:

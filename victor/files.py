@@ -10,9 +10,10 @@ functions, so a batch does not care where its outputs go.
 from __future__ import annotations
 
 import os
+import re
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from victor.errors import VictorError
 
@@ -20,12 +21,60 @@ if TYPE_CHECKING:  # fsspec is imported only for URLs
     from fsspec import AbstractFileSystem
 
 
+# The hidden temporary file of an output NAME: `.NAME.<32 hex digits>.tmp`.
+_TEMPORARY = re.compile(r"\.(?P<name>.+)\.[0-9a-f]{32}\.tmp")
+
+
+def temporary_name(name: str) -> str:
+    return f".{name}.{uuid.uuid4().hex}.tmp"
+
+
 def hidden_temporary(target: Path) -> tuple[int, Path]:
     """A new hidden file beside `target`, open for writing: renaming it
     over the target is atomic, being on the same filesystem. Not mkstemp:
     its files are private (0600), outputs and models are not."""
-    tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
+    tmp = target.with_name(temporary_name(target.name))
     return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+
+
+def remove_temporaries(targets: Iterable[str]) -> int:
+    """Removes the temporary files that a run killed outright (SIGKILL, a
+    machine lost) left beside these outputs, and returns how many. Only
+    Victor's own, `.NAME.<32 hex digits>.tmp` for an output NAME named
+    here: a user's file is never one, and another run writing other
+    outputs into the same folder meanwhile keeps its own."""
+    names: dict[str, set[str]] = {}
+    for target in targets:
+        folder, _, name = target.rpartition("/")
+        names.setdefault(folder or ".", set()).add(name)
+    removed = 0
+    for folder, wanted in names.items():
+        try:
+            if is_url(folder):
+                fs, path = filesystem(folder)
+                entries = [e.rpartition("/")[2] for e in fs.ls(path, detail=False)]
+            else:
+                fs, path, entries = None, folder, os.listdir(folder)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError as e:
+            raise VictorError(f"{folder}: cannot read the output folder ({e.strerror or e})")
+        for entry in entries:
+            found = _TEMPORARY.fullmatch(entry)
+            if found is None or found["name"] not in wanted:
+                continue
+            try:
+                if fs is not None:
+                    fs.rm(f"{path.rstrip('/')}/{entry}")
+                else:
+                    os.unlink(os.path.join(folder, entry))
+                removed += 1
+            except FileNotFoundError:
+                pass  # gone meanwhile
+            except OSError as e:
+                raise VictorError(f"{folder}/{entry}: cannot remove this temporary file an "
+                                  f"earlier run left ({e.strerror or e})")
+    return removed
 
 
 def is_url(name: str) -> bool:
@@ -57,6 +106,9 @@ def filesystem(url: str) -> tuple[AbstractFileSystem, str]:
 def make_folder(folder: str) -> None:
     """The output folder, made before any work: one clear error rather than
     the same failure for every page."""
+    if not is_url(folder) and os.path.isfile(folder):
+        raise VictorError(f"{folder}: is a file, not a folder; name a folder for the outputs "
+                          "with -o")
     try:
         if is_url(folder):
             fs, path = filesystem(folder)
@@ -98,7 +150,7 @@ class AtomicFile:
                 self._fs, path = filesystem(target)
                 folder = path.rpartition("/")[0]
                 self._fs.makedirs(folder, exist_ok=True)
-                self._tmp = f"{folder}/.{name}.{uuid.uuid4().hex}.tmp"
+                self._tmp = f"{folder}/{temporary_name(name)}"
                 self._file = self._fs.open(self._tmp, "w", encoding="utf-8")
                 self._path = path
             else:

@@ -61,11 +61,21 @@ class GoldReport:
         self.content_found += r.content_found
 
     def summary(self) -> str:
-        recall = self.gold_covered / self.gold_words if self.gold_words else 1.0
-        precision = self.content_found / self.content_words if self.content_words else 1.0
-        lines = [f"total: {self.pages} pages annotated, {self.skipped} kept as they were, "
-                 f"{len(self.failed)} failed; recall {recall:.2%} of {self.gold_words} gold words, "
-                 f"precision {precision:.2%} of {self.content_words} content words"]
+        head = (f"total: {self.pages} pages annotated, {self.skipped} kept as they were, "
+                f"{len(self.failed)} failed; ")
+        # No gold word is no measure: "recall 100.00% of 0 gold words" was
+        # printed for a gold that could not be read.
+        if not self.pages:
+            head += "no gold text was read"
+        elif not self.gold_words:
+            head += ("the gold is empty" if self.pages == 1 else "every gold is empty") + \
+                ", no words to align"
+        else:
+            precision = self.content_found / self.content_words if self.content_words else 1.0
+            head += (f"recall {self.gold_covered / self.gold_words:.2%} of {self.gold_words} "
+                     f"gold words, precision {precision:.2%} of {self.content_words} "
+                     "content words")
+        lines = [head]
         lines.extend(f"failed: {name}: {why}" for name, why in self.failed)
         return "\n".join(lines)
 
@@ -110,6 +120,10 @@ def annotate_pairs(pairs: Iterable[tuple[Path, Path, Path]], config: Config, out
             report.failed.append((str(gold), f"internal error: {type(e).__name__}: {e}"))
             continue
         report.add(r)
+        if not r.gold_words:  # a page that is all boilerplate (CleanEval's 32)
+            print(f"{anno}: the gold is empty (no words): all {len(r.labels)} blocks are "
+                  "boilerplate", file=out)
+            continue
         content = sum(1 for label in r.labels if label != OTHER)
         print(f"{anno}: recall {r.recall:.2%} precision {r.precision:.2%} "
               f"({r.gold_words} gold words, {content} of {len(r.labels)} blocks content)", file=out)

@@ -220,9 +220,9 @@ class _Batch:
             try:
                 data = read_input("-", self.options.max_bytes)  # only this process has it
             except VictorError as e:
-                self.report.failed.append((job.source, str(e).removeprefix("-: ")))
+                self.report.failed.append((job.source, str(e)))
                 return
-        self.add(Item(job.source, job.fmt, job.output, data=data, path=job.path),
+        self.add(Item(job.source, job.fmt, job.output, data=data, path=job.path, url=job.url),
                  _Route(job.source, self.stdout.sink(job) if job.output is None else None,
                         job.size or 0))
 

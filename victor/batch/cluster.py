@@ -73,7 +73,7 @@ def run_dask(jobs: list[Job], options: workers.RunOptions, address: str,
 
     stdin = [job for job in jobs if job.source == "-"]
     if stdin:
-        raise VictorError("-: standard input cannot be sent to a cluster; save it to a file")
+        raise VictorError("standard input cannot be sent to a cluster; save it to a file")
     client, cluster = _client(address)
     report = batch.Report()
     failed: dict[int, list[tuple[str, str]]] = {}

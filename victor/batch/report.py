@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from victor.batch.inputs import Job
+from victor.batch.inputs import Job, PassedOver
 from victor.output import FORMATS, page_header
 
 
@@ -18,6 +18,9 @@ class Report:
     other_language: int = 0  # pages skipped: their text in none of the languages asked for
     failed: list[tuple[str, str]] = field(default_factory=list)
     interrupted: bool = False
+    # Files of the walked folders not cleaned (victor.batch.inputs.discover).
+    passed_over: PassedOver = field(default_factory=PassedOver)
+    temporaries_removed: int = 0  # left by a run killed outright (files.remove_temporaries)
 
     def add(self, other: Report) -> None:
         self.done += other.done
@@ -33,7 +36,11 @@ class Report:
             head += f", {self.other_language} skipped (text in another language)"
         if self.not_html:
             head += f", {self.not_html} WARC records skipped (not HTML)"
-        lines = [head]
+        lines = [head, *self.passed_over.lines()]
+        if self.temporaries_removed:
+            n = self.temporaries_removed
+            lines.append(f"removed {n} temporary file{'s' if n != 1 else ''} that a killed run "
+                         "left")
         lines.extend(f"failed: {src}: {why}" for src, why in self.failed)
         if self.interrupted:
             lines.append("interrupted: run the same command again to finish the rest")

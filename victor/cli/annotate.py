@@ -18,7 +18,8 @@ def annotate_main(args: argparse.Namespace) -> int:
     try:
         if (args.export or args.stats) and not args.files:
             raise VictorError("annotate: name the .anno files to read")
-        if args.from_gold_dir or (args.from_gold and args.output):
+        # --from-gold with a page and its .anno pre-fills the full-screen tool.
+        if args.from_gold_dir or (args.from_gold and (args.output or len(args.files) != 2)):
             return _from_gold(args)
         if args.export:
             return _export(args)
@@ -33,6 +34,9 @@ def _from_gold(args: argparse.Namespace) -> int:
     from victor.annotation import from_gold
     from victor.config import load_config
 
+    if args.from_gold and len(args.files) == 1 and not args.output:
+        raise VictorError("annotate --from-gold: name the .anno file to write with -o "
+                          "PAGE.anno (or give PAGE.html PAGE.anno to correct the labels by hand)")
     if len(args.files) != 1 or not args.output:
         usage = ("--from-gold GOLD PAGE -o PAGE.anno" if args.from_gold
                  else "--from-gold-dir GOLD_DIR HTML_DIR -o OUT_DIR")

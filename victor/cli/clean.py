@@ -4,13 +4,14 @@ terminal and a summary at the end."""
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
 from typing import TextIO
 
 from victor import batch, files
-from victor.batch import inputs, workers
+from victor.batch import inputs, manifest, workers
 from victor.batch.timeout import DEFAULT_TIMEOUT
 from victor.cli.common import _CONFIG_HELP, CLOSED_PIPE, INTERRUPTED, _absolute, fail
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, resolve
@@ -19,6 +20,10 @@ from victor.output import Rendering
 
 
 def clean_main(args: argparse.Namespace) -> int:
+    try:
+        check_options(args)
+    except VictorError as e:
+        return fail(str(e), args.debug)
     named = args.config or (None if args.model else DEFAULT_CONFIG)
     config = named if named is None or resolve(named).parent == CONFIG_DIR else _absolute(named)
     options = workers.RunOptions(config, _absolute(args.model),
@@ -29,10 +34,18 @@ def clean_main(args: argparse.Namespace) -> int:
     try:
         # Built here first so that a bad config or model is one clear error
         # before any work; one process (and forked workers) use this one.
-        workers.worker_cleaner(options)
-        jobs = inputs.plan(inputs.discover(args.files), args.output, args.format)
+        cleaner = workers.worker_cleaner(options)
+        listing = inputs.discover(args.files)
+        jobs = inputs.plan(listing.inputs, args.output, args.format, args.url or "")
+        removed = 0
         if args.output:
             files.make_folder(args.output)
+            manifest.check_and_record(
+                args.output, manifest.settings_of(cleaner, options, [job.fmt for job in jobs],
+                                                  args.url or ""), args.overwrite)
+            removed = files.remove_temporaries(
+                [*(job.output for job in jobs if job.output is not None),
+                 files.join(args.output, manifest.MANIFEST)])
     except VictorError as e:
         return fail(str(e), args.debug)
 
@@ -68,12 +81,33 @@ def clean_main(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.clear()
+    report.passed_over = listing.passed_over
+    report.temporaries_removed = removed
     if (report.failed or report.interrupted or len(jobs) > 1 or args.output or report.not_html
-            or report.other_language):
+            or report.other_language or report.passed_over.lines()):
         print(report.summary(), file=sys.stderr)
     if report.interrupted:
         return INTERRUPTED
     return 1 if report.failed else 0
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """Limits no page can meet are the user's mistake, told once before any
+    work: they failed every page with an internal error (a negative read
+    length, an itimer error), or were taken silently (--jobs -3); so is an
+    address links cannot resolve against."""
+    if not (math.isfinite(args.max_size) and args.max_size > 0):
+        raise VictorError(f"--max-size {args.max_size:g}: the largest page must be more "
+                          "than 0 MB")
+    if not (math.isfinite(args.timeout) and args.timeout >= 0):
+        raise VictorError(f"--timeout {args.timeout:g}: give the seconds a page may take, "
+                          "or 0 for no limit")
+    if args.jobs < 0:
+        raise VictorError(f"--jobs {args.jobs}: give the number of processes, or 0 for one "
+                          "a core")
+    if args.url is not None and "://" not in args.url:
+        raise VictorError(f"--url {args.url!r}: give a whole address, as "
+                          "https://example.com/news/ or https://example.com/page.html")
 
 
 class Progress:
@@ -148,6 +182,11 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("-o", "--output",
                     help="folder (or fsspec URL) for one output file a page and one NAME.jsonl "
                          "a WARC file (default: standard output)")
+    ap.add_argument("--url", "--base-url", metavar="URL",
+                    help="the address the pages were saved from, which their relative links "
+                         "resolve against: a page's own, or a folder's (its pages' addresses "
+                         "follow their paths below it); a page's own <base href> still "
+                         "applies, and WARC records keep theirs")
     ap.add_argument("--threshold", type=float,
                     help="keep content blocks only if their (calibrated) content probability, "
                          "between 0 and 1, is at least this; it only takes blocks away")

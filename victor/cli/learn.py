@@ -38,6 +38,8 @@ def learn_main(args: argparse.Namespace) -> int:
         if not args.cross_validate:
             check_model_target(model_path, args.overwrite, args.replace_shipped_model)
         files = list(annotation_files(args.files))
+        if args.cross_validate:
+            _check_folds(args.cross_validate, len(files), args.split)
         started = time.perf_counter()
         selected = features.select_features(config, args.disable)
         examples = load_examples(files, config, perplexity.for_config(config, selected),
@@ -142,6 +144,20 @@ def _second_pass(args: argparse.Namespace, config) -> int:
     print(f"wrote {model_path}: {note['pages']} pages, {note['blocks']} blocks, "
           f"{note['rounds']} rounds in {note['seconds']:.0f} s", file=sys.stderr)
     return 0
+
+
+def _check_folds(k: int, pages: int, split: str) -> None:
+    """Before the pages' features are computed: each fold needs a site (or
+    a page) of its own. More sites than pages cannot be, so the pages'
+    number alone tells the case the folds' own check put as 'between 2
+    and 1 folds'."""
+    if k < 2:
+        raise VictorError(f"--cross-validate {k}: give 2 folds or more")
+    if pages < k:
+        need = (f"pages from at least {k} web sites (a fold holds out whole sites)"
+                if split == "site" else f"at least {k} pages, one a fold")
+        raise VictorError(f"--cross-validate {k}: needs {need}; {pages} annotated "
+                          f"page{'s' if pages != 1 else ''} given")
 
 
 class _Progress:

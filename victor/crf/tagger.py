@@ -14,6 +14,7 @@ crfsuite's own tagger's on real pages.
 from __future__ import annotations
 
 import math
+import threading
 from operator import itemgetter
 from typing import TYPE_CHECKING, Sequence
 
@@ -39,7 +40,14 @@ _TABLE_LIMIT = 200_000
 class Tagger:
     """A model's weights with the template they were trained with, and
     the tables tagging builds up from page to page (its Expander's memos,
-    its weight table). Not for sharing between threads."""
+    its weight table).
+
+    Threads may share it: the weight table is grown, and started afresh,
+    by one page at a time (`_lock`). Unguarded, a page scored while another
+    started the table afresh read rows of the new, emptier table
+    (IndexError, or wrong scores), and two pages growing it could lose a
+    row. The lock costs nothing to one thread, and little to several:
+    scoring holds the GIL all but in numpy's gathers."""
 
     def __init__(self, weights: Weights, template: Template):
         self.weights = weights
@@ -50,6 +58,15 @@ class Tagger:
         # page: the table rows of each of its columns are looked up once,
         # and kept until the table starts afresh.
         self.coded_rows: dict[tuple[str, int], np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def __getstate__(self) -> dict:
+        """A lock does not pickle: the copy gets its own."""
+        return {k: v for k, v in self.__dict__.items() if k != "_lock"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
 
     def tag(self, feature_dicts: Sequence[dict[str, str]]) -> tuple[list[str], list[dict[str, float]]]:
         """The most likely labels of a page's blocks, and for each block the
@@ -90,7 +107,8 @@ class Tagger:
             except KeyError:
                 column = [d.get(name) for d in feature_dicts]
             numbered[name] = _number(column, reach)
-        return self._sum(layout, numbered, n)
+        with self._lock:
+            return self._sum(layout, numbered, n)
 
     def column_scores(self, columns: Columns) -> np.ndarray:
         """scores() of a page's features as columns (victor.features.columns),
@@ -114,7 +132,8 @@ class Tagger:
                 codes[reach:reach + n] += 1
                 numbered[name] = ([None, *labels], codes)
                 static.add(name)
-        return self._sum(layout, numbered, n, static)
+        with self._lock:
+            return self._sum(layout, numbered, n, static)
 
     def _sum(self, layout: Layout, numbered: dict[str, tuple[list, np.ndarray]],
              n: int, static: set[str] | frozenset[str] = frozenset()) -> np.ndarray:

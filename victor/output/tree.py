@@ -55,6 +55,17 @@ class Rendering:
     images: bool = True
     tables: bool = True
 
+    @classmethod
+    def of(cls, options: Rendering | None = None, links: bool | None = None,
+           images: bool | None = None, tables: bool | None = None) -> Rendering:
+        """The options given either way the API takes them: a Rendering
+        (the older form, kept working) or keywords as `extract` has them."""
+        keywords = {k: v for k, v in (("links", links), ("images", images), ("tables", tables))
+                    if v is not None}
+        if options is not None and keywords:
+            raise TypeError("give a Rendering or keywords, not both")
+        return options if options is not None else cls(**keywords)
+
 
 def kept_tree(body: Element, blocks, labels: list[str], base: str = "") -> Element:
     """A new tree of the kept content; the page's tree is not changed.

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Union
 
 from victor.reading.encoding import decode, drop_controls, sniff
-from victor.errors import VictorError
+from victor.errors import VictorError, about
 from victor.reading.depth import MAX_DEPTH, limit_depth
 from victor.reading.swallowed import recover_swallowed
 
@@ -231,7 +231,7 @@ def parse(data: bytes | str, parser: str = DEFAULT_PARSER, declared: str | None 
     else:
         kind = sniff(data)
         if kind is not None:
-            raise VictorError(f"{source}: not an HTML page ({kind})")
+            raise VictorError(about(source, f"not an HTML page ({kind})"))
         text, encoding = decode(data, declared)
     text, recovered = recover_swallowed(text)
     if build is _from_lexbor and text.count("<") < _LEXBOR_UNSCANNED:
