@@ -120,6 +120,11 @@ class Result:
     def text(self) -> str:
         return output.text(self.tree)
 
+    def paragraphs(self) -> list[str]:
+        """The text's paragraphs, each a string (`text()` has them a blank
+        line apart), for pipelines that keep or drop paragraph by paragraph."""
+        return output.paragraphs(self.tree)
+
     def markdown(self, options: output.Rendering = output.Rendering()) -> str:
         return output.markdown(self.tree, options)
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from victor.output.blocks import listing, plain_text, segments
-from victor.output.plain import cleaneval_segments, text
+from victor.output.plain import cleaneval_segments, paragraphs, text
 from victor.output.render import clean_html, html_document, markdown
 from victor.output.report import report
 from victor.output.tree import Rendering, kept_tree
 
 __all__ = ["FORMATS", "DEFAULT_FORMAT", "Format", "Rendering", "clean_html", "cleaneval",
            "cleaneval_segments", "html_document", "jsonl_record", "kept_tree", "listing",
-           "markdown", "page_header", "plain_text", "report", "segments", "text"]
+           "markdown", "page_header", "paragraphs", "plain_text", "report", "segments", "text"]
 
 
 @dataclass(frozen=True, slots=True)
