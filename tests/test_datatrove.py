@@ -6,55 +6,22 @@ datatrove's JsonlWriter writes the documents. Each document's text is what
 
 from __future__ import annotations
 
-import gzip
 import json
 import pickle
-from pathlib import Path
 
-from batch_support import request, response
+from batch_support import two_crawls
 from datatrove.executor import LocalPipelineExecutor
 from datatrove.pipeline.readers import WarcReader
 from datatrove.pipeline.writers import JsonlWriter
 from repo_data import CLEANEVAL, WCXB
 
 import victor
+from victor.batch.inputs import read_input
 from victor.integrations.datatrove import Victor
-
-# Two WARC files, so that two datatrove tasks each clean one in a process of
-# their own. CleanEval 22 is in ISO-8859-1 (datatrove decodes it with
-# cchardet, Victor the same page from its bytes).
-CRAWLS = {
-    "a.warc.gz": [(WCXB / "0415.html.gz", "https://ashvardanian.com/posts/stringzilla-4-5/"),
-                  (CLEANEVAL / "22.html", "http://books.guardian.co.uk/departments/generalfiction/")],
-    "b.warc.gz": [(WCXB / "0002.html.gz", "https://www.scratchculinary.com/fall-trends"),
-                  (CLEANEVAL / "3.html", "http://www.example.org/3")],
-}
-
-
-def page_bytes(path: Path) -> bytes:
-    data = path.read_bytes()
-    return gzip.decompress(data) if path.suffix == ".gz" else data
-
-
-def build_crawl(folder: Path) -> dict[str, Path]:
-    """The crawls as Common Crawl stores them (request and response records,
-    each gzipped on its own), with an image among the responses, which
-    datatrove's reader leaves out. Returns each page's file by its URL."""
-    folder.mkdir()
-    pages = {}
-    for name, crawl in CRAWLS.items():
-        parts = []
-        for file, url in crawl:
-            parts += [request(url), response(url, page_bytes(file), "text/html")]
-            pages[url] = file
-        parts.append(response("https://www.example.org/logo.gif",
-                              b"GIF89a\x01\x00\x01\x00\x00\x00\x00;", "image/gif"))
-        (folder / name).write_bytes(b"".join(parts))
-    return pages
 
 
 def test_a_datatrove_pipeline_writes_what_extract_gives(tmp_path):
-    pages = build_crawl(tmp_path / "crawl")
+    pages = two_crawls(tmp_path / "crawl")
     extractor = Victor(output="markdown", favor="precision")
     LocalPipelineExecutor(
         [WarcReader(str(tmp_path / "crawl")), extractor,
@@ -64,12 +31,11 @@ def test_a_datatrove_pipeline_writes_what_extract_gives(tmp_path):
     docs = [json.loads(line) for rank in ("00000", "00001")
             for line in (tmp_path / "out" / f"{rank}.jsonl").read_text().splitlines()]
     assert sorted(doc["metadata"]["url"] for doc in docs) == sorted(pages)
-    for doc in docs:
-        page = page_bytes(pages[doc["metadata"]["url"]])
-        assert doc["text"] == victor.extract(page, output="markdown", favor="precision")
+    html = [read_input(str(pages[doc["metadata"]["url"]])) for doc in docs]
+    assert [doc["text"] for doc in docs] == [
+        victor.extract(page, output="markdown", favor="precision") for page in html]
     # The option reached the child: three of the pages lose a line or two without it.
-    unfavored = [victor.extract(page_bytes(pages[doc["metadata"]["url"]]), output="markdown")
-                 for doc in docs]
+    unfavored = [victor.extract(page, output="markdown") for page in html]
     assert sum(doc["text"] != text for doc, text in zip(docs, unfavored)) == 3
     # Each page was cleaned in datatrove's child process, none timed out or failed.
     stats = json.loads((tmp_path / "logs" / "stats.json").read_text())
@@ -82,7 +48,7 @@ def test_the_extractor_pickles_without_its_model():
     """datatrove sends its pipeline to worker processes pickled: the
     extractor travels as its options, and the process it arrives in loads
     its own model on first use."""
-    html = page_bytes(CLEANEVAL / "3.html").decode("utf-8")
+    html = read_input(str(CLEANEVAL / "3.html")).decode("utf-8")
     extractor = Victor(config="cleaneval", output="text")
     cleaned = extractor.extract(html)  # this process's Cleaner is now loaded
     sent = pickle.dumps(extractor)
@@ -93,7 +59,7 @@ def test_the_extractor_pickles_without_its_model():
 def test_nothing_to_keep_is_an_empty_text_which_datatrove_drops():
     """datatrove warms its child up with an empty text; a page in none of
     the languages asked for is dropped, not failed."""
-    indonesian = page_bytes(WCXB / "4403.html.gz").decode("utf-8")  # React's docs translated
+    indonesian = read_input(str(WCXB / "4403.html.gz")).decode("utf-8")  # React's docs translated
     assert Victor().extract("") == ""
     assert Victor(language="en").extract(indonesian) == ""
     assert Victor(language=["en", "id"]).extract(indonesian) == victor.extract(indonesian)

@@ -281,7 +281,8 @@ def test_paragraphs_are_what_the_text_puts_a_blank_line_between():
     assert items.startswith("- Tokenizing text into lines or whitespace-separated tokens,")
     assert "\n- Case-folding text into lowercase form," in items
     table = next(p for p in found if p.startswith("Codepoint Range\tByte 1"))
-    assert table.split("\n")[1:3] == ["U+0000–U+007F\t0xxxxxxx", "U+0080–U+07FF\t110xxxxx\t10xxxxxx"]
+    assert table.split("\n")[1:3] == ["U+0000–U+007F\t0xxxxxxx",
+                                      "U+0080–U+07FF\t110xxxxx\t10xxxxxx"]
     # Code's blank lines do not split it: the text split at blank lines would.
     code = next(p for p in found if p.startswith("typedef uint32_t codepoint_t;\n\nvoid"))
     assert "\n    while (i < text_length && j < codepoint_length) {\n" in code

@@ -156,9 +156,7 @@ class Result:
     def render(self, fmt: str, options: output.Rendering = output.Rendering()) -> str:
         """The output named by `victor clean --format` (output.FORMATS);
         `options` leave links, images or tables out of markdown and html."""
-        if fmt not in output.FORMATS:
-            raise VictorError(f"unknown output format {fmt!r}; choose one of "
-                              f"{', '.join(output.FORMATS)}")
+        output.check_format(fmt)
         if fmt in ("markdown", "html"):
             return getattr(self, fmt)(options)
         return getattr(self, fmt)()

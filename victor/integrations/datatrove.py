@@ -11,12 +11,11 @@ FineWeb's pipeline (`pip install '.[datatrove]'`):
 
 datatrove pickles its pipeline to send it to its worker processes, and
 calls `extract` in a child process that it kills and starts again when a
-page takes longer than `timeout`. So the extractor holds only its options,
-a few hundred bytes pickled, and each process builds its own Cleaner on
-first use (victor.batch.workers.worker_cleaner). `run` builds it before
-datatrove forks the child, so that a child started again after a timeout
-has the model already, and a bad config stops the task with its message
-instead of failing every page in the child.
+page takes longer than `timeout`. The extractor pickles as its options, a
+few hundred bytes (victor/integrations/__init__.py); `run` builds the
+process's Cleaner before datatrove forks the child, so that a child started
+again after a timeout has the model already, and a bad config stops the
+task with its message instead of failing every page in the child.
 """
 
 from __future__ import annotations
@@ -25,9 +24,10 @@ from pathlib import Path
 from typing import Sequence
 
 from victor.batch.timeout import DEFAULT_TIMEOUT
-from victor.batch.workers import RunOptions, worker_cleaner
-from victor.errors import VictorError, import_extra
-from victor.output import FORMATS, Rendering
+from victor.batch.workers import worker_cleaner
+from victor.errors import import_extra
+from victor.integrations import clean, options
+from victor.output import Rendering, check_format
 
 _extractors = import_extra("datatrove.pipeline.extractors.base", "datatrove",
                            "victor.integrations.datatrove")
@@ -52,17 +52,10 @@ class Victor(_extractors.BaseExtractor):
                  images: bool = True, tables: bool = True,
                  timeout: float = DEFAULT_TIMEOUT):
         super().__init__(timeout)
-        if output not in FORMATS:
-            # Checked here: in datatrove's child it would drop every page.
-            raise VictorError(f"unknown output format {output!r}; choose one of "
-                              f"{', '.join(FORMATS)}")
-        if language is not None and not isinstance(language, str):
-            language = ",".join(language)
+        check_format(output)  # here: in datatrove's child it would fail every page
         self.output = output
-        self.options = RunOptions(str(config) if config is not None else None,
-                                  str(model) if model is not None else None, threshold,
-                                  languages=language or None, favor=favor,
-                                  rendering=Rendering(links, images, tables))
+        self.options = options(config, model, favor, threshold, language,
+                               Rendering(links, images, tables))
 
     def run(self, data, rank: int = 0, world_size: int = 1):
         worker_cleaner(self.options)  # in this process, before datatrove forks its child
@@ -71,9 +64,5 @@ class Victor(_extractors.BaseExtractor):
     def extract(self, text: str) -> str:
         """datatrove's warm-up call, with "", builds the Cleaner where the
         process has none yet (a spawned child) and returns ""."""
-        cleaner = worker_cleaner(self.options)
-        try:
-            result = cleaner.clean(text)
-        except VictorError:
-            return ""
-        return result.render(self.output, self.options.rendering)
+        result = clean(self.options, text)
+        return result.render(self.output, self.options.rendering) if result else ""
