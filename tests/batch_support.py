@@ -13,7 +13,8 @@ from pathlib import Path
 
 from fastwarc.warc import WarcRecord, WarcRecordType
 
-from repo_data import DRAGNET, ROOT
+from repo_data import CLEANEVAL, DRAGNET, ROOT, WCXB
+from victor.batch.inputs import read_input
 from victor.config import MODEL_DIR
 
 SHIPPED_MODEL = MODEL_DIR / "cleaneval.crfsuite"
@@ -115,4 +116,29 @@ def crawl_warc(path: Path) -> list[tuple[str, Path, str | None]]:
             parts.append(response("https://news.example.org/logo.gif",
                                   b"GIF89a\x01\x00\x01\x00\x00\x00\x00;", "image/gif"))
     path.write_bytes(b"".join(parts))
+    return pages
+
+
+def two_crawls(folder: Path) -> dict[str, Path]:
+    """Two small WARC files for the pipelines' tests (datatrove, NeMo
+    Curator), so that two tasks each read one: request and response records
+    each gzipped on their own as Common Crawl stores them, an image among
+    the responses, and CleanEval 22 in ISO-8859-1 with no charset declared
+    (each pipeline decodes it its own way). Returns each page's file by its URL."""
+    crawls = {
+        "a.warc.gz": [(WCXB / "0415.html.gz", "https://ashvardanian.com/posts/stringzilla-4-5/"),
+                      (CLEANEVAL / "22.html", "http://books.guardian.co.uk/generalfiction/")],
+        "b.warc.gz": [(WCXB / "0147.html.gz", "https://www.consultingpoint.com/news"),
+                      (CLEANEVAL / "3.html", "http://www.example.org/3")],
+    }
+    folder.mkdir()
+    pages = {}
+    for name, crawl in crawls.items():
+        parts = []
+        for file, url in crawl:
+            parts += [request(url), response(url, read_input(str(file)), "text/html")]
+            pages[url] = file
+        parts.append(response("https://www.example.org/logo.gif",
+                              b"GIF89a\x01\x00\x01\x00\x00\x00\x00;", "image/gif"))
+        (folder / name).write_bytes(b"".join(parts))
     return pages

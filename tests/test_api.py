@@ -27,7 +27,8 @@ def test_cleaning_imports_no_optional_part_it_does_not_use():
     probe = ("import sys, victor, victor.cli, victor.batch\n"
              "victor.extract(open('data/cleaneval/1.html', 'rb').read(), 'cleaneval')\n"
              "heavy = ('kenlm', 'victor.perplexity', 'victor.perplexity.ngram', 'fastwarc', 'dask', "
-             "'distributed', 'lightgbm', 'victor.crf.estimator', 'sklearn_crfsuite', 'sklearn')\n"
+             "'distributed', 'lightgbm', 'victor.crf.estimator', 'sklearn_crfsuite', 'sklearn', "
+             "'datatrove')\n"
              "print(sorted(m for m in heavy if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True, cwd=DATA.parent.parent)

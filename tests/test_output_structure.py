@@ -267,3 +267,23 @@ def test_the_command_leaves_links_images_and_tables_out_when_asked(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "](" not in out.stdout and "|" not in out.stdout
     assert "the report" in out.stdout
+
+
+def test_paragraphs_are_what_the_text_puts_a_blank_line_between():
+    """WCXB 0415 as a person labelled it: a list, a data table and a C
+    function with a blank line inside it are each one paragraph, their
+    lines kept; the text is the paragraphs a blank line apart."""
+    page, labels, url = person_labelled(WCXB / "0415.anno")
+    tree = output.kept_tree(page.body, page.blocks, labels, url)
+    found = output.paragraphs(tree)
+    assert "\n\n".join(found) + "\n" == output.text(tree)
+    items = found[found.index("Namely:") + 1]
+    assert items.startswith("- Tokenizing text into lines or whitespace-separated tokens,")
+    assert "\n- Case-folding text into lowercase form," in items
+    table = next(p for p in found if p.startswith("Codepoint Range\tByte 1"))
+    assert table.split("\n")[1:3] == ["U+0000–U+007F\t0xxxxxxx",
+                                      "U+0080–U+07FF\t110xxxxx\t10xxxxxx"]
+    # Code's blank lines do not split it: the text split at blank lines would.
+    code = next(p for p in found if p.startswith("typedef uint32_t codepoint_t;\n\nvoid"))
+    assert "\n    while (i < text_length && j < codepoint_length) {\n" in code
+    assert all(p and p == p.strip() for p in found)

@@ -120,6 +120,11 @@ class Result:
     def text(self) -> str:
         return output.text(self.tree)
 
+    def paragraphs(self) -> list[str]:
+        """The text's paragraphs, each a string (`text()` has them a blank
+        line apart), for pipelines that keep or drop paragraph by paragraph."""
+        return output.paragraphs(self.tree)
+
     def markdown(self, options: Rendering | None = None, *, links: bool | None = None,
                  images: bool | None = None, tables: bool | None = None) -> str:
         """`links`, `images`, `tables` False leave them out, as in `extract`."""
@@ -157,9 +162,7 @@ class Result:
         """The output named by `victor clean --format` (output.FORMATS);
         `links`, `images`, `tables` False (or `options`) leave them out of
         markdown and html."""
-        if fmt not in output.FORMATS:
-            raise VictorError(f"unknown output format {fmt!r}; choose one of "
-                              f"{', '.join(output.FORMATS)}")
+        output.check_format(fmt)
         rendering = Rendering.of(options, links, images, tables)
         if fmt in ("markdown", "html"):
             return getattr(self, fmt)(rendering)

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from victor.errors import VictorError
 from victor.output.blocks import listing, plain_text, segments
-from victor.output.plain import cleaneval_segments, text
+from victor.output.plain import cleaneval_segments, paragraphs, text
 from victor.output.render import clean_html, html_document, markdown
 from victor.output.report import report
 from victor.output.tree import Rendering, kept_tree
 
-__all__ = ["FORMATS", "DEFAULT_FORMAT", "Format", "Rendering", "clean_html", "cleaneval",
-           "cleaneval_segments", "html_document", "jsonl_record", "kept_tree", "listing",
-           "markdown", "page_header", "plain_text", "report", "segments", "text"]
+__all__ = ["FORMATS", "DEFAULT_FORMAT", "Format", "Rendering", "check_format", "clean_html",
+           "cleaneval", "cleaneval_segments", "html_document", "jsonl_record", "kept_tree",
+           "listing", "markdown", "page_header", "paragraphs", "plain_text", "report", "segments",
+           "text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +38,13 @@ FORMATS = {"cleaneval": Format(".txt"), "text": Format(".txt", headed=True),
            "jsonl": Format(".jsonl"), "html": Format(".html"), "report": Format(".report.html"),
            "table": Format(".tsv")}
 DEFAULT_FORMAT = "cleaneval"
+
+
+def check_format(name: str) -> None:
+    """A one-line VictorError for a format not in FORMATS, raised where
+    the name is given rather than when the first page is rendered."""
+    if name not in FORMATS:
+        raise VictorError(f"unknown output format {name!r}; choose one of {', '.join(FORMATS)}")
 
 
 def cleaneval(url: str, segs: list[tuple[str, str]]) -> str:

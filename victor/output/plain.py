@@ -124,16 +124,28 @@ def layout_lines(tree: Element) -> list[Line]:
     return lines
 
 
+def paragraphs(tree: Element) -> list[str]:
+    """The text format's paragraphs, for pipelines that judge a page
+    paragraph by paragraph (NeMo Curator's extractors return such a list):
+    what the text puts a blank line between. Lines that follow one another
+    with no gap (a list's items, a table's rows, lines broken by `<br>`)
+    stay one paragraph, joined by line breaks, as a reader sees them."""
+    out: list[list[str]] = []
+    for line in layout_lines(tree):
+        shown = ("- " + line.text) if line.kind == "l" and not line.shape else line.text
+        if out and line.tight:
+            out[-1].append(shown)
+        else:
+            out.append([shown])
+    return ["\n".join(lines) for lines in out]
+
+
 def text(tree: Element) -> str:
     """Plain text: paragraphs apart, code with its lines, a table row a
     line with its cells separated by tabs, a list item a line of its own
     after a `- `."""
-    out: list[str] = []
-    for line in layout_lines(tree):
-        if out:
-            out.append("\n" if line.tight else "\n\n")
-        out.append(("- " + line.text) if line.kind == "l" and not line.shape else line.text)
-    return "".join(out) + "\n" if out else ""
+    found = paragraphs(tree)
+    return "\n\n".join(found) + "\n" if found else ""
 
 
 def cleaneval_segments(tree: Element) -> list[tuple[str, str]]:
