@@ -36,23 +36,36 @@ FLATTENED_IN_ITEM = frozenset(
 def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bool = False) -> str:
     """The body's content as HTML. `for_markdown` writes formulas as TeX
     text (`$...$`, `$$...$$` on a line of their own) for the converter,
-    where HTML keeps the page's MathML or gives MathJax's `\\(...\\)`.
+    where HTML keeps the page's MathML or gives MathJax's `\\(...\\)`, and
+    marks the page's own characters that Markdown would read as syntax
+    (`_escape`).
 
     Outside <pre> a run of whitespace is one space, and none starts a line,
     as a browser shows it: the converters then see no line break and no
-    indent the page does not show."""
+    indent the page does not show. A run of <br> is one line break, and
+    none starts or ends a box: in Markdown each would be a line of a lone
+    `\\` (WCXB 0397 had 276 of them), and a browser shows no empty line
+    for a break at a box's edge."""
     out: list[str] = []
     line_start = True
-    # Items: (node, inside <pre>, inside a list item) to write, or a
+    # Items: (node, where it stands: _PRE, _ITEM, ... bits) to write, or a
     # closing tag (a str).
-    stack: list[object] = [(tree, False, False)]
+    stack: list[object] = [(tree, 0)]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
+            if item[:2] == "</" and out and out[-1] == "<br>":
+                if item[2:-1] in BLOCK_LEVEL:
+                    out.pop()  # a break at the end of a box
+                else:  # after the inline element's end, where a box may end too
+                    out[-1] = item
+                    out.append("<br>")
+                    continue
             out.append(item)
             line_start = line_start or item[2:-1] in BLOCK_LEVEL
             continue
-        el, pre, in_item = item
+        el, where = item
+        pre = where & _PRE
         if isinstance(el, str):
             if not pre:
                 if not el.isprintable() or "  " in el:  # else no space but lone ASCII ones
@@ -61,7 +74,8 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
                     el = el.lstrip(" ")
                 if not el:
                     continue
-            out.append(escape(el, quote=False))
+            out.append(escape(_escape(el, where) if for_markdown and not where & _LITERAL else el,
+                              quote=False))
             line_start = False
             continue
         tag = el.tag
@@ -70,15 +84,19 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
             line_start = bool(el.attrs.get("display"))
             continue
         if tag == "br":
-            out.append("\n" if pre else "<br>")
-            line_start = not pre
+            if pre:
+                out.append("\n")
+            elif not line_start:
+                out.append("<br>")
+                line_start = True
             continue
         if tag == "img":
             if options.images:
                 out.append("<img" + _attributes(el.attrs) + ">")
                 line_start = False
             elif el.attrs.get("alt"):  # the text a reader sees where no image is
-                out.append(escape(el.attrs["alt"], quote=False))
+                alt = el.attrs["alt"]
+                out.append(escape(_escape(alt, where) if for_markdown else alt, quote=False))
                 line_start = False
             continue
         if not options.tables and tag in _TABLE:
@@ -87,7 +105,7 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
             tag = "div" if tag in ("table", "tr", "caption") else "span"
         unwrap = (tag in _UNWRAPPED or not _TAG.match(tag) or tag in _VOID
                   or tag == "a" and (not options.links or "href" not in el.attrs))
-        if for_markdown and in_item and tag in FLATTENED_IN_ITEM:
+        if for_markdown and where & _ITEM and tag in FLATTENED_IN_ITEM:
             # A list item stays one line: its boxes (a card's title and
             # text) are set apart by a space, as layout_lines does.
             out.append(" ")
@@ -96,15 +114,63 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
         if not unwrap:
             attrs = _attributes(el.attrs) if tag == el.tag else ""
             if tag in BLOCK_LEVEL:
+                if out and out[-1] == "<br>":
+                    out.pop()  # a break before a box
                 out.append(f"\n<{tag}{attrs}>")
                 line_start = True
             else:
                 out.append(f"<{tag}{attrs}>")
             stack.append(f"</{tag}>")
-        inner = pre or tag == "pre"
-        item_inside = tag == "li" or in_item and tag not in ("ul", "ol")
-        stack.extend((c, inner, item_inside) for c in reversed(el.children))
+            where |= _INSIDE.get(tag, 0)
+        if tag == "li":
+            where |= _ITEM
+        elif tag in ("ul", "ol"):
+            where &= ~_ITEM
+        stack.extend((c, where) for c in reversed(el.children))
     return "".join(out)
+
+
+# Where a node stands, as bits: in a <pre>, in a list item, in text that
+# Markdown shows as code, in a link's text, in a table's cell.
+_PRE, _ITEM, _CODE, _LINK, _CELL = 1, 2, 4, 8, 16
+_LITERAL = _PRE | _CODE
+_INSIDE = {"pre": _PRE, "code": _CODE, "kbd": _CODE, "samp": _CODE, "tt": _CODE, "a": _LINK,
+           "td": _CELL, "th": _CELL}
+# Where a backslash goes in the Markdown: a noncharacter, which no page
+# has (tree.readable takes them out) and the converter passes as it is, so
+# that its own escapes (a line's start, a link's brackets, a cell's pipe)
+# and Victor's do not meet.
+MARK = "\ufdd0"
+_SYNTAX = re.compile(r"[`\[|*_~]|<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)")
+
+
+def _escape(text: str, where: int) -> str:
+    """The page's text with a MARK before each character that Markdown
+    would read as syntax, not as the character: a backtick (code), `[` (a
+    link), `|` (a table's cell), `*`, `~` and `_` that may open or close
+    emphasis or a strikethrough, `<` of a tag and `&` of an entity. The
+    converter escapes what stands at a line's start (`#`, `1.`, `-`, `>`)
+    and inside links' brackets and cells, so Victor leaves those alone.
+    `*` and `~` with a space on each side, and `_` inside a word, are read
+    as themselves (snake_case stays as it is); a node's edge counts as
+    neither, since the text beside it is unknown here."""
+    if not _SYNTAX.search(text):
+        return text
+
+    def mark(m: re.Match) -> str:
+        c = m.group()
+        if c == "[" and where & _LINK or c == "|" and where & _CELL:
+            return c
+        if c in "*~_":
+            i = m.start()
+            before = text[i - 1] if i else "a"
+            after = text[i + 1] if i + 1 < len(text) else "a"
+            if before.isspace() and after.isspace() or (
+                    c == "_" and before.isalnum() and after.isalnum() and 0 < i < len(text) - 1):
+                return c
+        return MARK + c
+
+    return _SYNTAX.sub(mark, text)
 
 
 def _attributes(attrs: dict[str, str]) -> str:
@@ -179,6 +245,6 @@ _TRAILING = re.compile(r"[ \t]+$", re.MULTILINE)
 def _convert(html: str) -> str:
     from html_to_markdown import convert
 
-    out = convert(html, _options()).content or ""
+    out = (convert(html, _options()).content or "").replace(MARK, "\\")
     out = _BLANK_LINES.sub("\n\n", _TRAILING.sub("", out)).strip("\n")
     return out + "\n" if out.strip() else ""
