@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 
 from repo_data import ROOT
-from test_output_structure import WCXB, markdown
+from test_output_structure import WCXB, markdown, person_labelled, text
 
 import victor
 from victor import output
 from victor.batch.inputs import read_input
 from victor.config import load_config
+from victor.output.characters import readable
 from victor.reading.page import read_page
 
 DATA = ROOT / "data"
@@ -71,3 +72,46 @@ def test_a_run_of_line_breaks_is_one_line_break():
     # A break at a box's edge is no line of its own either.
     page = read_page("<p><br>One<br><br></p><p>Two <b>three<br></b></p>", load_config("general"))
     assert output.markdown(kept(page, lambda i, b: True)) == "One\n\nTwo **three**\n"
+
+
+def test_soft_hyphens_and_zero_width_characters_leave_the_words():
+    """WCXB 4554 hyphenates its words with soft hyphens, and 0227 has a
+    zero-width no-break space inside "How" and "Best"; the CRF still sees
+    them, the reader does not."""
+    page, _, _ = person_labelled(WCXB / "4554.anno")
+    assert "Home Repair Assis\u00adtance Program" in [b.text for b in page.blocks]
+    assert markdown(WCXB / "4554.anno").startswith("### **Home Repair Assistance Program**\n")
+    assert "A new cycle of $100,000 in 2026 is available to help homeowners in Marion" in text(
+        WCXB / "4554.anno")
+    plain = text(WCXB / "0227.anno")
+    assert "\nHow to Apply the Formula:" in plain and "The 10 Best ROI Home Improvement" in plain
+    assert not re.search("[\u00ad\u200b-\u200d\u2060\ufeff]", plain + markdown(WCXB / "0227.anno"))
+
+
+def test_joiners_stay_where_a_script_needs_them():
+    """A Persian word's zero-width non-joiner and an emoji family's joiners
+    are part of what a reader sees; beside Latin letters they only split."""
+    page = read_page("<p>\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 and "
+                     "\U0001F468\u200d\U0001F469\u200d\U0001F467, not wo\u200crd\u200d.</p>",
+                     load_config("general"))
+    assert output.text(kept(page, lambda i, b: True)) == (
+        "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 and "
+        "\U0001F468\u200d\U0001F469\u200d\U0001F467, not word.\n")
+
+
+def test_text_encoded_twice_is_read_once():
+    """WCXB 2362 declares UTF-8 and holds text encoded twice: the blocks the
+    CRF sees have "isnâ€™t", the output "isn’t"."""
+    page, _, _ = person_labelled(WCXB / "2362.anno")
+    assert any("intelligence isnâ€™t just" in b.text for b in page.blocks)
+    md = markdown(WCXB / "2362.anno")
+    assert "Artificial intelligence isn’t just changing" in md and "â€" not in md
+
+
+def test_text_with_accents_and_no_mojibake_is_left_as_it_is():
+    """Bulgarian (WCXB 2917), and a Sanskrit text in a legacy font's
+    encoding that only looks broken (CleanEval 4): no block changes."""
+    for anno in (WCXB / "2917.anno", DATA / "cleaneval" / "4.anno"):
+        page, _, _ = person_labelled(anno)
+        assert sum(not b.text.isascii() for b in page.blocks) > 20
+        assert [b.text for b in page.blocks if readable(b.text) != b.text] == []

@@ -18,6 +18,7 @@ from functools import lru_cache
 from html import escape
 
 from victor.reading.layout import BLOCK_LEVEL
+from victor.output.characters import readable
 from victor.output.tree import Rendering
 from victor.reading.tidy import FORMULA, Element
 
@@ -137,7 +138,7 @@ _LITERAL = _PRE | _CODE
 _INSIDE = {"pre": _PRE, "code": _CODE, "kbd": _CODE, "samp": _CODE, "tt": _CODE, "a": _LINK,
            "td": _CELL, "th": _CELL}
 # Where a backslash goes in the Markdown: a noncharacter, which no page
-# has (tree.readable takes them out) and the converter passes as it is, so
+# has (characters.readable takes them out) and the converter passes as it is, so
 # that its own escapes (a line's start, a link's brackets, a cell's pipe)
 # and Victor's do not meet.
 MARK = "\ufdd0"
@@ -211,7 +212,8 @@ def html_document(tree: Element, title: str, lang: str = "",
     """`--format html`: the main content as a page of its own."""
     lang_attr = f' lang="{escape(lang)}"' if lang else ""
     return ("<!DOCTYPE html>\n"
-            f"<html{lang_attr}><head><meta charset=\"utf-8\"><title>{escape(title)}</title></head>\n"
+            f"<html{lang_attr}><head><meta charset=\"utf-8\">"
+            f"<title>{escape(readable(title))}</title></head>\n"
             f"<body>\n{clean_html(tree, options)}\n</body></html>\n")
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from urllib.parse import urljoin
 
 from victor.labels import OTHER
+from victor.output.characters import readable
 from victor.reading.layout import BLOCK_LEVEL, is_data_table
 from victor.reading.tidy import FORMULA, Element, Node
 
@@ -112,8 +113,8 @@ def _copy(body: Element, runs, marked, headers, base: str) -> Element:
             if run is not None:
                 stop, label = run
                 if label != OTHER:
-                    for node in children[i:stop]:
-                        dst.children.append(node if isinstance(node, str) else _formula(node))
+                    dst.children.extend(readable(node) if isinstance(node, str) else _formula(node)
+                                        for node in children[i:stop])
                 i = stop
                 continue
             child = children[i]
@@ -254,6 +255,9 @@ def _element(el: Element, in_layout: bool, in_code: bool, header: bool,
     elif tag == "center":
         tag = "div"
     if tag in ("a", "img"):
+        for key in ("title", "alt"):  # shown as text, as the page's text is
+            if key in attrs:
+                attrs[key] = readable(attrs[key])
         key = "href" if tag == "a" else "src"
         url = attrs.get(key, "") or (el.attrs.get("data-src", "") if tag == "img" else "")
         if url and not url.lower().startswith(("javascript:", "data:")):
