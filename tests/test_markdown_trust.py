@@ -115,3 +115,71 @@ def test_text_with_accents_and_no_mojibake_is_left_as_it_is():
         page, _, _ = person_labelled(anno)
         assert sum(not b.text.isascii() for b in page.blocks) > 20
         assert [b.text for b in page.blocks if readable(b.text) != b.text] == []
+
+
+def test_an_ordered_list_says_its_numbers_once():
+    """WCXB 0018 numbers its steps in an <ol> and again in a box of each
+    item: Markdown and text gave "1. 1 **Look for a deal.**"."""
+    md = markdown(WCXB / "0018.anno")
+    assert ("\n1. **Look for a deal.** The internet is a great place to start.") in md
+    assert ("\n2. **Determine if you want to pick-up your rental car at a local office or at the "
+            "nearest airport.** Some rental") in md
+    assert not re.search(r"^(\d+)\. \**\1\b", md, re.M)
+    plain = text(WCXB / "0018.anno")
+    assert "\n1. Look for a deal. The internet" in plain and "\n7. Follow your rental" in plain
+
+
+def test_numbers_that_are_not_every_items_place_stay():
+    """A recipe's amounts begin its items: not the list's own numbers."""
+    page = read_page("<ol><li><span>1</span> cup flour</li><li><span>3</span> eggs</li></ol>"
+                     "<ol><li>1. One</li><li>2. Two</li></ol>", load_config("general"))
+    tree = kept(page, lambda i, b: True)
+    assert output.markdown(tree) == "1. 1 cup flour\n2. 3 eggs\n\n1) One\n2) Two\n"
+    assert output.text(tree) == "1. 1 cup flour\n2. 3 eggs\n1. One\n2. Two\n"
+
+
+def test_a_counter_in_two_boxes_is_one_line():
+    """WCXB 4708 heads each of its 15 plants with a box of "1" above "of 15"."""
+    md = markdown(WCXB / "4708.anno")
+    assert "\n\n1 of 15\n\n## Prayer Plant (Maranta leuconeura)\n" in md
+    assert "\n\n15 of 15\n\n## " in md
+    assert not re.search(r"^(\d+|of \d+)$", md, re.M)
+    assert "\n1 of 15\n\nPrayer Plant (Maranta leuconeura)\n" in text(WCXB / "4708.anno")
+
+
+def test_footnotes_are_markdown_footnotes_where_their_notes_are_kept():
+    """WCXB 0379 marks its notes `<sup><a href="#fn-gleam">1</a></sup>` and
+    lists them at its end, each with a link back (↩)."""
+    md = markdown(WCXB / "0379.anno")
+    assert "people who use Rust want to keep using Rust[^1]--and not just" in md
+    assert "\n[^1]: In 2025, 72% of Rust users said they wanted to keep using it." in md
+    assert "\n[^2]: And, uh, how can we be sure not to mess it up?\n" in md
+    assert "<sup>" not in md and "↩" not in md
+    page, labels, url = person_labelled(WCXB / "0379.anno")
+    tree = output.kept_tree(page.body, page.blocks, labels, url)
+    assert "keep using Rust[1]--and" in output.text(tree)
+    assert "\n2. And, uh, how can we be sure not to mess it up?\n" in output.text(tree)
+    assert "keep using Rust<sup>1</sup>--and" in output.clean_html(tree)
+
+
+def test_a_footnote_mark_without_its_note_is_text():
+    page = read_page('<p>As of v2.3<sup id="r1"><a href="#cite_note-1">[1]</a></sup>, it '
+                     'changed.</p><ol class="references"><li id="cite_note-1"><a href="#r1">↑'
+                     '</a> The release notes.</li></ol>', load_config("general"))
+    tree = kept(page, lambda i, b: b.text not in ("↑", "The release notes."))
+    assert output.markdown(tree) == "As of v2.3\\[1], it changed.\n"
+    assert output.text(tree) == "As of v2.3[1], it changed.\n"
+    tree = kept(page, lambda i, b: True)
+    assert output.markdown(tree) == "As of v2.3[^1], it changed.\n\n[^1]: The release notes.\n"
+
+
+def test_an_item_keeps_its_number_when_items_before_it_are_dropped():
+    """The labels drop WCXB 0018's first step: the second stays step 2."""
+    page, labels, url = person_labelled(WCXB / "0018.anno")
+    first = next(c for b in page.blocks if b.text == "Look for a deal." for c in b.containers
+                 if c.tag == "li")
+    labels = ["o" if first in b.containers else lab for b, lab in zip(page.blocks, labels)]
+    tree = output.kept_tree(page.body, page.blocks, labels, url)
+    assert "\n\n2. **Determine if you want to pick-up your rental car" in output.markdown(tree)
+    assert "\n\n2. Determine if you want to pick-up your rental car" in output.text(tree)
+    assert "Look for a deal" not in output.text(tree)

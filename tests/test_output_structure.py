@@ -189,20 +189,28 @@ def test_text_only_in_dropped_blocks_is_gone():
 
 def shown_words(html: str) -> Counter:
     """The words a browser shows of an HTML5 page: its text, boxes set apart,
-    and the alt text of its images."""
+    the numbers of ordered lists' items, and the alt text of its images."""
     parser = html5lib.HTMLParser(strict=False, namespaceHTMLElements=False)
     body = parser.parse(html).find("body")
     assert parser.errors == []
     parts: list[str] = []
 
-    def walk(el) -> None:
+    def walk(el, number: int | None = None) -> None:
         box = el.tag in BLOCK_LEVEL or el.tag == "br"
         parts.append(" " if box else "")
+        if number is not None:
+            parts.append(f"{number}. ")
         parts.append(el.text or "")
         if el.tag == "img":
             parts.append(" " + el.get("alt", "") + " ")
+        count = int(el.get("start", 1)) if el.tag == "ol" else None
         for child in el:
-            walk(child)
+            if count is not None and child.tag == "li":
+                count = int(child.get("value", count))
+                walk(child, count)
+                count += 1
+            else:
+                walk(child)
         parts.append((" " if box else "") + (el.tail or ""))
     walk(body)
     return Counter(words("".join(parts)))

@@ -91,6 +91,24 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
                 out.append("<br>")
                 line_start = True
             continue
+        if "note" in el.attrs:  # a footnote's mark or note (structures.settle)
+            if tag == "sup":
+                mark = _text_of(el)
+                out.append(f"[^{el.attrs['note']}]" if for_markdown and "defined" in el.attrs
+                           else escape(_escape(f"[{mark}]", where), quote=False) if for_markdown
+                           else f"<sup>{escape(mark, quote=False)}</sup>")
+                line_start = False
+                continue
+            if for_markdown:  # a list item: `[^1]: ...`, its boxes on its line
+                out.append(f"\n<p>[^{el.attrs['note']}]: ")
+                stack.append("</p>")
+                line_start = False
+                stack.extend((c, where | _ITEM) for c in reversed(el.children))
+                continue
+        if for_markdown and tag in ("ol", "ul") and el.children and all(
+                isinstance(c, str) or "note" in c.attrs for c in el.children):
+            stack.extend((c, where) for c in reversed(el.children))  # a list of notes
+            continue
         if tag == "img":
             if options.images:
                 out.append("<img" + _attributes(el.attrs) + ">")
@@ -175,7 +193,15 @@ def _escape(text: str, where: int) -> str:
 
 
 def _attributes(attrs: dict[str, str]) -> str:
-    return "".join(f' {k}="{escape(v)}"' for k, v in attrs.items() if k not in ("tex", "text"))
+    return "".join(f' {k}="{escape(v)}"' for k, v in attrs.items() if k not in _PRIVATE)
+
+
+# What the kept tree says to the formats, not to the reader.
+_PRIVATE = frozenset({"tex", "text", "note", "defined"})
+
+
+def _text_of(el: Element) -> str:
+    return "".join(c if isinstance(c, str) else _text_of(c) for c in el.children)
 
 
 def _formula(el: Element, for_markdown: bool) -> str:

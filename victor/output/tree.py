@@ -22,6 +22,7 @@ from urllib.parse import urljoin
 
 from victor.labels import OTHER
 from victor.output.characters import readable
+from victor.output.structures import SETTLED, keep_place, settle, unsettled
 from victor.reading.layout import BLOCK_LEVEL, is_data_table
 from victor.reading.tidy import FORMULA, Element, Node
 
@@ -31,13 +32,14 @@ _RETITLED = frozenset("div p section header center article aside hgroup".split()
 # that the labels make a heading): what _element does not need to see.
 _PLAIN = frozenset(
     "div p span section article header footer aside main nav strong b em i u s small mark "
-    "ul li dl dt dd h1 h2 h3 h4 h5 h6 blockquote figure figcaption label font sup sub br "
+    "ul dl dt dd h1 h2 h3 h4 h5 h6 blockquote figure figcaption label font sup sub br "
     "cite dfn kbd samp var hgroup address details summary".split())
 _TABLE_PARTS = frozenset("tbody thead tfoot tr td th caption colgroup col".split())
 # What a clean tree keeps of an element's attributes.
 _ATTRIBUTES = {"a": ("href", "title"), "img": ("src", "alt", "title"), "td": ("colspan", "rowspan"),
                "th": ("colspan", "rowspan"), "ol": ("start", "reversed", "type"),
-               "li": ("value",), "time": ("datetime",), "abbr": ("title",),
+               "li": ("value", "id"),  # the id for structures.settle, which takes it
+               "time": ("datetime",), "abbr": ("title",),
                "blockquote": ("cite",), "q": ("cite",), "pre": ("class",), "code": ("class",),
                FORMULA: ("tex", "text", "display")}
 # Rendered copies of a formula whose TeX or MathML stands beside them:
@@ -64,13 +66,15 @@ def kept_tree(body: Element, blocks, labels: list[str], base: str = "") -> Eleme
     marked: set[int] = set()  # elements with a kept block inside
     labels_in: dict[int, set[str]] = {}  # kept labels by nearest block-level box
     outer: set[int] = set()  # boxes with a kept block in a box inside them
+    settling = False  # whether structures.settle has anything to look at
     for b, label in zip(blocks, labels):
         containers = b.containers
         parent = containers[-1] if containers else body
         runs.setdefault(id(parent), {})[b.start] = (b.stop, label)
         if label == OTHER:
             continue
-        _add_ancestors(containers, marked)
+        if _add_ancestors(containers, marked) or unsettled(b.text):
+            settling = True
         box = id(body)
         for j in range(len(containers) - 1, -1, -1):
             if containers[j].tag in BLOCK_LEVEL:
@@ -83,17 +87,22 @@ def kept_tree(body: Element, blocks, labels: list[str], base: str = "") -> Eleme
                 break
         labels_in.setdefault(box, set()).add(label)
     headers = {box for box, seen in labels_in.items() if seen == {"h"} and box not in outer}
-    return _copy(body, runs, marked, headers, base)
+    tree = _copy(body, runs, marked, headers, base)
+    return settle(tree, base) if settling else tree
 
 
-def _add_ancestors(containers: tuple[Element, ...], into: set[int]) -> None:
+def _add_ancestors(containers: tuple[Element, ...], into: set[int]) -> bool:
     """Adds the containers innermost first, stopping at one already in:
-    its own containers are in too, so each element is added once a page."""
+    its own containers are in too, so each element is added once a page.
+    Whether one added is of a tag structures.settle looks at."""
+    found = False
     for c in reversed(containers):
         key = id(c)
         if key in into:
-            return
+            return found
         into.add(key)
+        found = found or c.tag in SETTLED
+    return found
 
 
 def _copy(body: Element, runs, marked, headers, base: str) -> Element:
@@ -102,6 +111,7 @@ def _copy(body: Element, runs, marked, headers, base: str) -> Element:
     # (source element, its copy, in a layout table, in a table of code,
     # in text whose spaces are its own: pre, code, a formula)
     stack: list[tuple[Element, Element, bool, bool, bool]] = [(body, root, False, False, False)]
+    places: dict[int, dict[int, int] | None] = {}  # ordered lists' numbers, for keep_place
     while stack:
         src, dst, in_layout, in_code, literal = stack.pop()
         own = runs.get(id(src), {})
@@ -133,6 +143,8 @@ def _copy(body: Element, runs, marked, headers, base: str) -> Element:
                 else:
                     copy, layout, code = _element(child, in_layout, in_code,
                                                   id(child) in headers, base)
+                if tag == "li" and src.tag == "ol":
+                    keep_place(src, child, copy, dst, marked, places)
                 if (not literal and i > 1 and id(children[i - 2]) in marked
                         and _apart(children[i - 2], child)):
                     dst.children.append(" ")
