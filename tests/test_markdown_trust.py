@@ -39,8 +39,11 @@ def test_literal_syntax_in_the_text_stays_text():
                         "snake_case and _under_, 5 * 3, a|b, &lt;div&gt; and ~5 to ~10.</p>"
                         "<p># hash, and <code>a*b_[c]|`d`</code> in code.</p>", output="markdown")
     assert md == ("# T\n\nA literal \\*asterisk\\*, a \\[bracket](x) and a \\`backtick\\`, "
-                  "snake_case and \\_under\\_, 5 * 3, a\\|b, \\<div> and \\~5 to \\~10.\n\n"
+                  "snake_case and \\_under\\_, 5 * 3, a|b, \\<div> and \\~5 to \\~10.\n\n"
                   "\\# hash, and `` a*b_[c]|`d` `` in code.\n")
+    # A pipe is a table's only under a line that would make a table's head.
+    page = read_page("<p>A | B<br>--- | ---</p>", load_config("general"))
+    assert output.markdown(kept(page, lambda i, b: True)) == "A | B\\\n--- \\| ---\n"
 
 
 def test_a_footnote_mark_and_brackets_of_real_pages_are_escaped():
@@ -183,3 +186,30 @@ def test_an_item_keeps_its_number_when_items_before_it_are_dropped():
     assert "\n\n2. **Determine if you want to pick-up your rental car" in output.markdown(tree)
     assert "\n\n2. Determine if you want to pick-up your rental car" in output.text(tree)
     assert "Look for a deal" not in output.text(tree)
+
+
+def test_a_figure_between_kept_paragraphs_comes_with_its_caption():
+    """WCXB 0009 sets a figure between two paragraphs; the person's labels
+    drop its picture's alt text and its caption (the gold has neither), and
+    keep the paragraphs around it."""
+    md = markdown(WCXB / "0009.anno")
+    assert ("\n\n![This image shows the view of snow-capped mountains from the airplane.]"
+            "(https://www.itsalltriptome.com/wp-content/uploads/how-to-book-a-flight-for-"
+            "beginners-view-from-airplane-2.jpg)\n\n*Flying over snow-capped mountains feels like "
+            "entering a dream*\n\n### Sustainability\n") in md
+    # Text is what a reader reads: the caption, not the picture's alt text.
+    plain = text(WCXB / "0009.anno")
+    assert "\nFlying over snow-capped mountains feels like entering a dream\n" in plain
+    assert "This image shows" not in plain
+
+
+def test_a_kept_caption_brings_its_picture_and_nothing_else():
+    page = read_page('<p>Before it.</p><figure><a href="/big.jpg"><img src="/a.jpg" alt=""></a>'
+                     '<figcaption>The caption</figcaption><img src="/badge.svg"></figure>'
+                     '<p>After it, <a href="/share"><img src="/s.gif" alt="Share this"></a> '
+                     'and <img src="/c.png" alt="A chart of sales"> in the text.</p>',
+                     load_config("general"))
+    tree = kept(page, lambda i, b: b.text not in ("Share this", "A chart of sales"))
+    assert output.markdown(tree) == (
+        "Before it.\n\n![](/a.jpg)\n\n*The caption*\n\nAfter it, and ![A chart of sales](/c.png) "
+        "in the text.\n")

@@ -104,8 +104,7 @@ def layout_lines(tree: Element) -> list[Line]:
             else:
                 parts.append(" ")
             continue
-        if tag == "img":
-            parts.append(item.attrs.get("alt", ""))
+        if tag == "img":  # a picture is no text a reader reads (Markdown and html show it)
             continue
         if tag == "sup" and "note" in item.attrs:  # a footnote's mark (structures.settle)
             parts.append("[" + "".join(c for c in item.children if isinstance(c, str)) + "]")

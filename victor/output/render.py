@@ -109,11 +109,11 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
                 isinstance(c, str) or "note" in c.attrs for c in el.children):
             stack.extend((c, where) for c in reversed(el.children))  # a list of notes
             continue
-        if tag == "img":
-            if options.images:
+        if tag == "img":  # one without an address shows nothing
+            if options.images and el.attrs.get("src"):
                 out.append("<img" + _attributes(el.attrs) + ">")
                 line_start = False
-            elif el.attrs.get("alt"):  # the text a reader sees where no image is
+            elif not options.images and el.attrs.get("alt"):  # the text a reader sees where no image is
                 alt = el.attrs["alt"]
                 out.append(escape(_escape(alt, where) if for_markdown else alt, quote=False))
                 line_start = False
@@ -161,13 +161,15 @@ _INSIDE = {"pre": _PRE, "code": _CODE, "kbd": _CODE, "samp": _CODE, "tt": _CODE,
 # and Victor's do not meet.
 MARK = "\ufdd0"
 _SYNTAX = re.compile(r"[`\[|*_~]|<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)")
+_ROW = re.compile(r"[\s|:]*-[\s|:-]*")  # a table's delimiter row, read so under a line
 
 
 def _escape(text: str, where: int) -> str:
     """The page's text with a MARK before each character that Markdown
     would read as syntax, not as the character: a backtick (code), `[` (a
-    link), `|` (a table's cell), `*`, `~` and `_` that may open or close
-    emphasis or a strikethrough, `<` of a tag and `&` of an entity. The
+    link), `|` of a line that would make the line above a table's head
+    ("--|--"), `*`, `~` and `_` that may open or close emphasis or a
+    strikethrough, `<` of a tag and `&` of an entity. The
     converter escapes what stands at a line's start (`#`, `1.`, `-`, `>`)
     and inside links' brackets and cells, so Victor leaves those alone.
     `*` and `~` with a space on each side, and `_` inside a word, are read
@@ -178,7 +180,7 @@ def _escape(text: str, where: int) -> str:
 
     def mark(m: re.Match) -> str:
         c = m.group()
-        if c == "[" and where & _LINK or c == "|" and where & _CELL:
+        if c == "[" and where & _LINK or c == "|" and (where & _CELL or not _ROW.fullmatch(text)):
             return c
         if c in "*~_":
             i = m.start()

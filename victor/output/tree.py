@@ -22,6 +22,7 @@ from urllib.parse import urljoin
 
 from victor.labels import OTHER
 from victor.output.characters import readable
+from victor.output.pictures import unkept
 from victor.output.structures import SETTLED, keep_place, settle, unsettled
 from victor.reading.layout import BLOCK_LEVEL, is_data_table
 from victor.reading.tidy import FORMULA, Element, Node
@@ -118,6 +119,7 @@ def _copy(body: Element, runs, marked, headers, base: str) -> Element:
         children = src.children
         i, n = 0, len(children)
         pending: list[tuple[Element, Element, bool, bool, bool]] = []
+        shown = False  # whether kept content stands before child i in src
         while i < n:
             run = own.get(i)
             if run is not None:
@@ -125,6 +127,7 @@ def _copy(body: Element, runs, marked, headers, base: str) -> Element:
                 if label != OTHER:
                     dst.children.extend(readable(node) if isinstance(node, str) else _formula(node)
                                         for node in children[i:stop])
+                    shown = True
                 i = stop
                 continue
             child = children[i]
@@ -150,8 +153,11 @@ def _copy(body: Element, runs, marked, headers, base: str) -> Element:
                     dst.children.append(" ")
                 dst.children.append(copy)
                 pending.append((child, copy, layout, code, literal or tag in _LITERAL))
+                shown = True
             else:
-                dst.children.extend(_text_free(child))
+                dst.children.extend(unkept(child, src.tag == "figure", shown,
+                                           lambda: i <= _last_kept(src, own, marked),
+                                           lambda el: _bare(el, base)))
         stack.extend(reversed(pending))
     return root
 
@@ -193,33 +199,20 @@ def _edge(el: Element, last: bool) -> str:
     return ""
 
 
-def _text_free(el: Element) -> list[Node]:
-    """What an element without kept text gives a kept box: nothing if it
-    holds text (the labels dropped it), else its spaces (which set code's
-    words apart), line breaks and formulas. The look stops early: such
-    elements are small, and one with text shows it soon."""
-    if el.tag == FORMULA:
-        return [el]
-    out: list[Node] = []
-    stack: list[Node] = [el]
-    seen = 0
-    while stack:
-        e = stack.pop()
-        seen += 1
-        if isinstance(e, str):
-            if not e.isspace():
-                return []
-            out.append(e)
-        elif seen > _TEXT_FREE_LOOK:
-            return []
-        elif e.tag == "br" or e.tag == FORMULA:
-            out.append(e if e.tag == FORMULA else Element("br"))
-        else:
-            stack.extend(reversed(e.children))
-    return out
+def _last_kept(src: Element, own: dict[int, tuple[int, str]], marked: set[int]) -> int:
+    """The index of the last of src's children that holds kept text."""
+    children = src.children
+    for j in range(len(children) - 1, -1, -1):
+        run = own.get(j)
+        if (run is not None and run[1] != OTHER
+                or not isinstance(children[j], str) and id(children[j]) in marked):
+            return j
+    return -1
 
 
-_TEXT_FREE_LOOK = 64  # nodes: a larger element without text is a widget, not spacing
+def _bare(el: Element, base: str) -> Element:
+    """The clean copy of `el`, without its children."""
+    return Element(el.tag) if el.tag in _PLAIN else _element(el, False, False, False, base)[0]
 
 
 def _gutter(el: Element, in_code: bool) -> bool:
@@ -271,7 +264,9 @@ def _element(el: Element, in_layout: bool, in_code: bool, header: bool,
             if key in attrs:
                 attrs[key] = readable(attrs[key])
         key = "href" if tag == "a" else "src"
-        url = attrs.get(key, "") or (el.attrs.get("data-src", "") if tag == "img" else "")
+        url = attrs.get(key, "")
+        if tag == "img" and (not url or url.lower().startswith("data:")):
+            url = _lazy_source(el) or url
         if url and not url.lower().startswith(("javascript:", "data:")):
             attrs[key] = urljoin(base, url.strip()) if base else url.strip()
         else:
@@ -280,6 +275,16 @@ def _element(el: Element, in_layout: bool, in_code: bool, header: bool,
         language = _language(el)
         attrs = {"class": f"language-{language}"} if language else {}
     return Element(tag, attrs), in_layout, in_code
+
+
+def _lazy_source(img: Element) -> str:
+    """The picture's address where a script loads it late and `src` holds
+    a placeholder (a data: URI) or nothing."""
+    for key in ("data-src", "data-lazy-src", "data-original", "srcset", "data-srcset"):
+        value = img.attrs.get(key, "").strip()
+        if value and not value.lower().startswith("data:"):
+            return value.split(",")[0].split()[0] if "srcset" in key else value
+    return ""
 
 
 def _holds(el: Element, tag: str) -> bool:
