@@ -213,3 +213,16 @@ def test_a_kept_caption_brings_its_picture_and_nothing_else():
     assert output.markdown(tree) == (
         "Before it.\n\n![](/a.jpg)\n\n*The caption*\n\nAfter it, and ![A chart of sales](/c.png) "
         "in the text.\n")
+
+
+def test_a_definition_list_is_terms_and_their_definitions():
+    """MDN's page on promises (WCXB 2992) lists the static methods in a <dl>;
+    Markdown wrote terms and definitions as paragraphs alike."""
+    md = markdown(WCXB / "2992.anno")
+    assert ("\n\n[`Promise.all()`](https://developer.mozilla.org/en-US/docs/Web/JavaScript/"
+            "Reference/Global_Objects/Promise/all)\n: Fulfills when **all** of the promises "
+            "fulfill; rejects when **any** of the promises rejects.\n\n") in md
+    page = read_page("<dl><dt># Term</dt><dd>One <p>more</p></dd><dd>Two</dd></dl>"
+                     "<p>After.</p>", load_config("general"))
+    assert output.markdown(kept(page, lambda i, b: True)) == (
+        "\\# Term\n: One more\n: Two\n\nAfter.\n")

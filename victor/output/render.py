@@ -109,6 +109,17 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
                 isinstance(c, str) or "note" in c.attrs for c in el.children):
             stack.extend((c, where) for c in reversed(el.children))  # a list of notes
             continue
+        if for_markdown and not where & _ITEM and tag in ("dl", "dt", "dd"):
+            # A definition list: each term a line, each definition a line
+            # after `: ` (Pandoc's and PHP Markdown Extra's syntax), its
+            # boxes on that line; `_definitions` sets them under the term.
+            if tag != "dl":
+                out.append("\n<p>" + ("" if tag == "dt" else _DEFINITION + ": "))
+                stack.extend(("</p>", _TERM) if tag == "dt" else ("</p>",))
+                line_start = tag == "dt"
+                where |= _ITEM
+            stack.extend((c, where) for c in reversed(el.children))
+            continue
         if tag == "img":  # one without an address shows nothing
             if options.images and el.attrs.get("src"):
                 out.append("<img" + _attributes(el.attrs) + ">")
@@ -272,9 +283,31 @@ _BLANK_LINES = re.compile(r"\n{3,}")
 _TRAILING = re.compile(r"[ \t]+$", re.MULTILINE)
 
 
+# What ends a term's paragraph and starts a definition's until
+# _definitions: noncharacters, as MARK is (a mark at a term's start would
+# hide its line's start from the converter's escapes).
+_TERM, _DEFINITION = "\ufdd2", "\ufdd3"
+
+
+def _definitions(markdown: str) -> str:
+    """A definition list's paragraphs, each definition on the line after
+    its term or the definition before it ("Term\n: one\n: two")."""
+    out: list[str] = []
+    for part in markdown.split("\n\n"):
+        if (part.startswith(_DEFINITION) and out
+                and (out[-1].rstrip().endswith(_TERM)
+                     or out[-1].rsplit("\n", 1)[-1].startswith(_DEFINITION))):
+            out[-1] += "\n" + part
+        else:
+            out.append(part)
+    return "\n\n".join(out).replace(_TERM, "").replace(_DEFINITION, "")
+
+
 def _convert(html: str) -> str:
     from html_to_markdown import convert
 
     out = (convert(html, _options()).content or "").replace(MARK, "\\")
+    if _DEFINITION in out or _TERM in out:
+        out = _definitions(out)
     out = _BLANK_LINES.sub("\n\n", _TRAILING.sub("", out)).strip("\n")
     return out + "\n" if out.strip() else ""
