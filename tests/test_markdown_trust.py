@@ -10,9 +10,11 @@ a model would have kept."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
+import pytest
 from repo_data import ROOT
-from test_output_structure import WCXB, markdown, person_labelled, text
+from test_output_structure import WCXB, markdown, person_labelled, shown_words, text
 
 import victor
 from victor import output
@@ -20,6 +22,7 @@ from victor.batch.inputs import read_input
 from victor.config import load_config
 from victor.output.characters import readable
 from victor.reading.page import read_page
+from victor.reading.text import words
 
 DATA = ROOT / "data"
 
@@ -226,3 +229,29 @@ def test_a_definition_list_is_terms_and_their_definitions():
                      "<p>After.</p>", load_config("general"))
     assert output.markdown(kept(page, lambda i, b: True)) == (
         "\\# Term\n: One more\n: Two\n\nAfter.\n")
+
+
+def commonmark_words(md: str) -> Counter:
+    """The words a browser shows of Markdown rendered as CommonMark with
+    GitHub's tables and footnotes and Pandoc's definition lists."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.deflist import deflist_plugin
+    from mdit_py_plugins.footnote import footnote_plugin
+
+    parser = MarkdownIt("commonmark").enable("table").use(footnote_plugin).use(deflist_plugin)
+    return shown_words(f"<!DOCTYPE html><html><body>{parser.render(md)}</body></html>")
+
+
+@pytest.mark.parametrize("name", ["wcxb/0001", "wcxb/2863", "wcxb/0397", "wcxb/0018", "wcxb/4708",
+                                  "wcxb/0379", "wcxb/2992", "wcxb/0009", "wcxb/2362",
+                                  "wcxb/0415", "wcxb/4147", "cleaneval/8", "cleaneval/10",
+                                  "dragnet/134"])
+def test_markdown_read_back_says_the_words_of_the_text(name: str):
+    """Victor's Markdown, read by a CommonMark parser, shows a reader the
+    words of the text output: no syntax eats the page's text, no text is
+    made of syntax. Each page as the shipped model cleans it."""
+    path = next(p for p in (DATA / f"{name}.html", DATA / f"{name}.html.gz") if p.is_file())
+    result = victor.Cleaner().clean(read_input(str(path)))
+    md, plain = result.markdown(), result.text()
+    assert len(words(plain)) > 30
+    assert commonmark_words(md) == Counter(words(plain))

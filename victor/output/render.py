@@ -19,6 +19,7 @@ from html import escape
 
 from victor.reading.layout import BLOCK_LEVEL
 from victor.output.characters import readable
+from victor.output.structures import item_numbers
 from victor.output.tree import Rendering
 from victor.reading.tidy import FORMULA, Element
 
@@ -108,6 +109,9 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
         if for_markdown and tag in ("ol", "ul") and el.children and all(
                 isinstance(c, str) or "note" in c.attrs for c in el.children):
             stack.extend((c, where) for c in reversed(el.children))  # a list of notes
+            continue
+        if for_markdown and tag == "ol" and (parts := _numbered_runs(el)):
+            stack.extend((part, where) for part in reversed(parts))
             continue
         if for_markdown and not where & _ITEM and tag in ("dl", "dt", "dd"):
             # A definition list: each term a line, each definition a line
@@ -203,6 +207,24 @@ def _escape(text: str, where: int) -> str:
         return MARK + c
 
     return _SYNTAX.sub(mark, text)
+
+
+def _numbered_runs(ol: Element) -> list[Element]:
+    """An ordered list whose items' numbers skip (the labels dropped the
+    items between) as lists of consecutive numbers, each from its start,
+    since a Markdown list counts on from its first number; [] for a list
+    that counts as Markdown does."""
+    items = [c for c in ol.children if isinstance(c, Element) and c.tag == "li"]
+    if "reversed" in ol.attrs or not any("value" in li.attrs for li in items):
+        return []
+    runs: list[Element] = []
+    last = None
+    for li, number in zip(items, item_numbers(ol)):
+        if last is None or number != last + 1:
+            runs.append(Element("ol", {"start": str(number)}))
+        runs[-1].children.append(li)
+        last = number
+    return runs if len(runs) > 1 else []
 
 
 def _attributes(attrs: dict[str, str]) -> str:
