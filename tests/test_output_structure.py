@@ -189,20 +189,26 @@ def test_text_only_in_dropped_blocks_is_gone():
 
 def shown_words(html: str) -> Counter:
     """The words a browser shows of an HTML5 page: its text, boxes set apart,
-    and the alt text of its images."""
+    and the numbers of ordered lists' items (not its images' alt text)."""
     parser = html5lib.HTMLParser(strict=False, namespaceHTMLElements=False)
     body = parser.parse(html).find("body")
     assert parser.errors == []
     parts: list[str] = []
 
-    def walk(el) -> None:
+    def walk(el, number: int | None = None) -> None:
         box = el.tag in BLOCK_LEVEL or el.tag == "br"
         parts.append(" " if box else "")
+        if number is not None:
+            parts.append(f"{number}. ")
         parts.append(el.text or "")
-        if el.tag == "img":
-            parts.append(" " + el.get("alt", "") + " ")
+        count = int(el.get("start", 1)) if el.tag == "ol" else None
         for child in el:
-            walk(child)
+            if count is not None and child.tag == "li":
+                count = int(child.get("value", count))
+                walk(child, count)
+                count += 1
+            else:
+                walk(child)
         parts.append((" " if box else "") + (el.tail or ""))
     walk(body)
     return Counter(words("".join(parts)))
@@ -278,8 +284,8 @@ def test_paragraphs_are_what_the_text_puts_a_blank_line_between():
     found = output.paragraphs(tree)
     assert "\n\n".join(found) + "\n" == output.text(tree)
     items = found[found.index("Namely:") + 1]
-    assert items.startswith("- Tokenizing text into lines or whitespace-separated tokens,")
-    assert "\n- Case-folding text into lowercase form," in items
+    assert items.startswith("1. Tokenizing text into lines or whitespace-separated tokens,")
+    assert "\n2. Case-folding text into lowercase form," in items
     table = next(p for p in found if p.startswith("Codepoint Range\tByte 1"))
     assert table.split("\n")[1:3] == ["U+0000–U+007F\t0xxxxxxx",
                                       "U+0080–U+07FF\t110xxxxx\t10xxxxxx"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import encodings.aliases
 import json
+import re
 import time
 from collections import Counter
 from functools import lru_cache
@@ -28,6 +29,7 @@ from victor.config import load_config, shipped_configs
 from victor.labels import LABELS
 from victor.errors import VictorError
 from victor.output import FORMATS
+from victor.output.characters import readable
 from victor.reading.page import read_page
 from victor.reading.tidy import PARSERS
 
@@ -164,16 +166,31 @@ def clean_or_refuse(cleaner: Cleaner, data: bytes, declared: str | None = None) 
 def check_result(result: Result) -> None:
     """Every block labelled, probabilities between 0 and 1, every format
     renders, and no letter or digit in the text that is not in the page's
-    blocks (words may join where inline tags split them without a space)."""
+    blocks as a reader reads them (characters.readable: text encoded twice
+    decoded once) or an ordered list's number (words may join where inline
+    tags split them without a space)."""
     assert len(result.labels) == len(result.page.blocks) == len(result.content)
     assert set(result.labels) <= set(LABELS)
     assert all(-1e-9 <= p <= 1 + 1e-9 for p in result.content)
     for fmt in FORMATS:
         result.render(fmt).encode("utf-8")  # what a batch writes
     json.loads(result.render("jsonl"))
-    page_letters = Counter(c for c in " ".join(result.texts) if c.isalnum())
-    invented = Counter(c for c in result.render("text") if c.isalnum()) - page_letters
+    page_letters = Counter(c for text in result.texts + read_as_output(result)
+                           for c in text if c.isalnum())
+    text = re.sub(r"(?m)^\d+\. ", "", result.render("text"))
+    invented = Counter(c for c in text if c.isalnum()) - page_letters
     assert not invented, f"letters not in the page: {sorted(invented)[:10]}"
+
+
+def read_as_output(result: Result) -> list[str]:
+    """The page's text where its blocks stand, as the output reads each of
+    its text nodes (characters.readable, whose repair looks at the node)."""
+    body = result.page.body
+    out = []
+    for b in result.page.blocks:
+        parent = b.containers[-1] if b.containers else body
+        out.extend(readable(c) for c in parent.children[b.start:b.stop] if isinstance(c, str))
+    return out
 
 
 @pytest.fixture(scope="module", params=shipped_configs())

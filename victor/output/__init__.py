@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from victor.errors import VictorError
 from victor.output.blocks import listing, plain_text, segments
+from victor.output.characters import readable
 from victor.output.plain import cleaneval_segments, paragraphs, text
 from victor.output.render import clean_html, html_document, markdown
 from victor.output.report import report
@@ -80,7 +81,7 @@ def jsonl_record(page, labels: list[str], content: list[float], text: str,
     record = {
         "source": page.source,
         "url": page.url,
-        "title": page.title,
+        "title": readable(page.title),
         "canonical_url": page.meta.url,
         **page.meta.fields(),
         "text_language": text_language,

@@ -4,9 +4,11 @@ separated by tabs, a list item a line."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from victor.output.render import FLATTENED_IN_ITEM
+from victor.output.structures import item_numbers
 from victor.reading.layout import BLOCK_LEVEL, HEADINGS
 from victor.reading.text import collapse
 from victor.reading.tidy import FORMULA, Element
@@ -21,6 +23,7 @@ class Line:
     text: str
     tight: bool = False  # follows the line before with no blank line between
     shape: str = ""  # "row" for a table row, "code" for a code block
+    number: int | None = None  # an ordered list's item: its number
 
 
 def layout_lines(tree: Element) -> list[Line]:
@@ -33,16 +36,21 @@ def layout_lines(tree: Element) -> list[Line]:
     cells: list[str] = []
     items_outside: list[int] = []  # the item depth around each open list
     tight = False  # whether the next line follows the last without a gap
+    # Each open list's next number (None for a list without numbers), and
+    # the number of the item whose first line is still to come.
+    numbers: list[Iterator[int] | None] = []
+    number: int | None = None
 
     def flush() -> None:
-        nonlocal tight
+        nonlocal tight, number
         line = collapse("".join(parts))
         parts.clear()
         if line:
             kind = kinds[-1]
             lines.append(Line(kind, line, tight or kind == "l" and bool(lines)
-                              and lines[-1].kind == "l"))
+                              and lines[-1].kind == "l", number=number if kind == "l" else None))
             tight = False
+            number = None
 
     stack: list[object] = [tree]
     while stack:
@@ -72,6 +80,8 @@ def layout_lines(tree: Element) -> list[Line]:
                 depth = depth - 1 if tag == "li" else items_outside.pop()
                 if not row:
                     flush()
+                if tag != "li":
+                    numbers.pop()
             elif tag in BLOCK_LEVEL and not row:
                 if depth:
                     parts.append(" ")
@@ -94,8 +104,10 @@ def layout_lines(tree: Element) -> list[Line]:
             else:
                 parts.append(" ")
             continue
-        if tag == "img":
-            parts.append(item.attrs.get("alt", ""))
+        if tag == "img":  # a picture is no text a reader reads (Markdown and html show it)
+            continue
+        if tag == "sup" and "note" in item.attrs:  # a footnote's mark (structures.settle)
+            parts.append("[" + "".join(c for c in item.children if isinstance(c, str)) + "]")
             continue
         if tag in BLOCK_LEVEL:
             if tag == "pre":
@@ -110,9 +122,12 @@ def layout_lines(tree: Element) -> list[Line]:
                     flush()
                 if tag == "li":
                     depth += 1
+                    if numbers and numbers[-1] is not None:
+                        number = next(numbers[-1], None)
                 else:
                     items_outside.append(depth)
                     depth = 0
+                    numbers.append(iter(item_numbers(item)) if tag == "ol" else None)
             elif row or depth and tag in FLATTENED_IN_ITEM:
                 parts.append(" ")
             else:
@@ -132,7 +147,9 @@ def paragraphs(tree: Element) -> list[str]:
     stay one paragraph, joined by line breaks, as a reader sees them."""
     out: list[list[str]] = []
     for line in layout_lines(tree):
-        shown = ("- " + line.text) if line.kind == "l" and not line.shape else line.text
+        shown = line.text
+        if line.kind == "l" and not line.shape:
+            shown = (f"{line.number}. " if line.number is not None else "- ") + shown
         if out and line.tight:
             out[-1].append(shown)
         else:
@@ -143,7 +160,8 @@ def paragraphs(tree: Element) -> list[str]:
 def text(tree: Element) -> str:
     """Plain text: paragraphs apart, code with its lines, a table row a
     line with its cells separated by tabs, a list item a line of its own
-    after a `- `."""
+    after a `- `, or after its number in an ordered list ("1. "), as a
+    browser shows it."""
     found = paragraphs(tree)
     return "\n\n".join(found) + "\n" if found else ""
 

@@ -18,6 +18,8 @@ from functools import lru_cache
 from html import escape
 
 from victor.reading.layout import BLOCK_LEVEL
+from victor.output.characters import readable
+from victor.output.structures import item_numbers
 from victor.output.tree import Rendering
 from victor.reading.tidy import FORMULA, Element
 
@@ -36,23 +38,36 @@ FLATTENED_IN_ITEM = frozenset(
 def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bool = False) -> str:
     """The body's content as HTML. `for_markdown` writes formulas as TeX
     text (`$...$`, `$$...$$` on a line of their own) for the converter,
-    where HTML keeps the page's MathML or gives MathJax's `\\(...\\)`.
+    where HTML keeps the page's MathML or gives MathJax's `\\(...\\)`, and
+    marks the page's own characters that Markdown would read as syntax
+    (`_escape`).
 
     Outside <pre> a run of whitespace is one space, and none starts a line,
     as a browser shows it: the converters then see no line break and no
-    indent the page does not show."""
+    indent the page does not show. A run of <br> is one line break, and
+    none starts or ends a box: in Markdown each would be a line of a lone
+    `\\` (WCXB 0397 had 276 of them), and a browser shows no empty line
+    for a break at a box's edge."""
     out: list[str] = []
     line_start = True
-    # Items: (node, inside <pre>, inside a list item) to write, or a
+    # Items: (node, where it stands: _PRE, _ITEM, ... bits) to write, or a
     # closing tag (a str).
-    stack: list[object] = [(tree, False, False)]
+    stack: list[object] = [(tree, 0)]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
+            if item[:2] == "</" and out and out[-1] == "<br>":
+                if item[2:-1] in BLOCK_LEVEL:
+                    out.pop()  # a break at the end of a box
+                else:  # after the inline element's end, where a box may end too
+                    out[-1] = item
+                    out.append("<br>")
+                    continue
             out.append(item)
             line_start = line_start or item[2:-1] in BLOCK_LEVEL
             continue
-        el, pre, in_item = item
+        el, where = item
+        pre = where & _PRE
         if isinstance(el, str):
             if not pre:
                 if not el.isprintable() or "  " in el:  # else no space but lone ASCII ones
@@ -61,7 +76,8 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
                     el = el.lstrip(" ")
                 if not el:
                     continue
-            out.append(escape(el, quote=False))
+            out.append(escape(_escape(el, where) if for_markdown and not where & _LITERAL else el,
+                              quote=False))
             line_start = False
             continue
         tag = el.tag
@@ -70,15 +86,51 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
             line_start = bool(el.attrs.get("display"))
             continue
         if tag == "br":
-            out.append("\n" if pre else "<br>")
-            line_start = not pre
+            if pre:
+                out.append("\n")
+            elif not line_start:
+                out.append("<br>")
+                line_start = True
             continue
-        if tag == "img":
-            if options.images:
+        if "note" in el.attrs:  # a footnote's mark or note (structures.settle)
+            if tag == "sup":
+                mark = _text_of(el)
+                out.append(f"[^{el.attrs['note']}]" if for_markdown and "defined" in el.attrs
+                           else escape(_escape(f"[{mark}]", where), quote=False) if for_markdown
+                           else f"<sup>{escape(mark, quote=False)}</sup>")
+                line_start = False
+                continue
+            if for_markdown:  # a list item: `[^1]: ...`, its boxes on its line
+                out.append(f"\n<p>[^{el.attrs['note']}]: ")
+                stack.append("</p>")
+                line_start = False
+                stack.extend((c, where | _ITEM) for c in reversed(el.children))
+                continue
+        if for_markdown and tag in ("ol", "ul") and el.children and all(
+                isinstance(c, str) or "note" in c.attrs for c in el.children):
+            stack.extend((c, where) for c in reversed(el.children))  # a list of notes
+            continue
+        if for_markdown and tag == "ol" and (parts := _numbered_runs(el)):
+            stack.extend((part, where) for part in reversed(parts))
+            continue
+        if for_markdown and not where & _ITEM and tag in ("dl", "dt", "dd"):
+            # A definition list: each term a line, each definition a line
+            # after `: ` (Pandoc's and PHP Markdown Extra's syntax), its
+            # boxes on that line; `_definitions` sets them under the term.
+            if tag != "dl":
+                out.append("\n<p>" + ("" if tag == "dt" else _DEFINITION + ": "))
+                stack.extend(("</p>", _TERM) if tag == "dt" else ("</p>",))
+                line_start = tag == "dt"
+                where |= _ITEM
+            stack.extend((c, where) for c in reversed(el.children))
+            continue
+        if tag == "img":  # one without an address shows nothing
+            if options.images and el.attrs.get("src"):
                 out.append("<img" + _attributes(el.attrs) + ">")
                 line_start = False
-            elif el.attrs.get("alt"):  # the text a reader sees where no image is
-                out.append(escape(el.attrs["alt"], quote=False))
+            elif not options.images and el.attrs.get("alt"):  # the text a reader sees where no image is
+                alt = el.attrs["alt"]
+                out.append(escape(_escape(alt, where) if for_markdown else alt, quote=False))
                 line_start = False
             continue
         if not options.tables and tag in _TABLE:
@@ -87,7 +139,7 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
             tag = "div" if tag in ("table", "tr", "caption") else "span"
         unwrap = (tag in _UNWRAPPED or not _TAG.match(tag) or tag in _VOID
                   or tag == "a" and (not options.links or "href" not in el.attrs))
-        if for_markdown and in_item and tag in FLATTENED_IN_ITEM:
+        if for_markdown and where & _ITEM and tag in FLATTENED_IN_ITEM:
             # A list item stays one line: its boxes (a card's title and
             # text) are set apart by a space, as layout_lines does.
             out.append(" ")
@@ -96,19 +148,95 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
         if not unwrap:
             attrs = _attributes(el.attrs) if tag == el.tag else ""
             if tag in BLOCK_LEVEL:
+                if out and out[-1] == "<br>":
+                    out.pop()  # a break before a box
                 out.append(f"\n<{tag}{attrs}>")
                 line_start = True
             else:
                 out.append(f"<{tag}{attrs}>")
             stack.append(f"</{tag}>")
-        inner = pre or tag == "pre"
-        item_inside = tag == "li" or in_item and tag not in ("ul", "ol")
-        stack.extend((c, inner, item_inside) for c in reversed(el.children))
+            where |= _INSIDE.get(tag, 0)
+        if tag == "li":
+            where |= _ITEM
+        elif tag in ("ul", "ol"):
+            where &= ~_ITEM
+        stack.extend((c, where) for c in reversed(el.children))
     return "".join(out)
 
 
+# Where a node stands, as bits: in a <pre>, in a list item, in text that
+# Markdown shows as code, in a link's text, in a table's cell.
+_PRE, _ITEM, _CODE, _LINK, _CELL = 1, 2, 4, 8, 16
+_LITERAL = _PRE | _CODE
+_INSIDE = {"pre": _PRE, "code": _CODE, "kbd": _CODE, "samp": _CODE, "tt": _CODE, "a": _LINK,
+           "td": _CELL, "th": _CELL}
+# Where a backslash goes in the Markdown: a noncharacter, which no page
+# has (characters.readable takes them out) and the converter passes as it is, so
+# that its own escapes (a line's start, a link's brackets, a cell's pipe)
+# and Victor's do not meet.
+MARK = "\ufdd0"
+_SYNTAX = re.compile(r"[`\[|*_~]|<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)")
+_ROW = re.compile(r"[\s|:]*-[\s|:-]*")  # a table's delimiter row, read so under a line
+
+
+def _escape(text: str, where: int) -> str:
+    """The page's text with a MARK before each character that Markdown
+    would read as syntax, not as the character: a backtick (code), `[` (a
+    link), `|` of a line that would make the line above a table's head
+    ("--|--"), `*`, `~` and `_` that may open or close emphasis or a
+    strikethrough, `<` of a tag and `&` of an entity. The
+    converter escapes what stands at a line's start (`#`, `1.`, `-`, `>`)
+    and inside links' brackets and cells, so Victor leaves those alone.
+    `*` and `~` with a space on each side, and `_` inside a word, are read
+    as themselves (snake_case stays as it is); a node's edge counts as
+    neither, since the text beside it is unknown here."""
+    if not _SYNTAX.search(text):
+        return text
+
+    def mark(m: re.Match) -> str:
+        c = m.group()
+        if c == "[" and where & _LINK or c == "|" and (where & _CELL or not _ROW.fullmatch(text)):
+            return c
+        if c in "*~_":
+            i = m.start()
+            before = text[i - 1] if i else "a"
+            after = text[i + 1] if i + 1 < len(text) else "a"
+            if before.isspace() and after.isspace() or (
+                    c == "_" and before.isalnum() and after.isalnum() and 0 < i < len(text) - 1):
+                return c
+        return MARK + c
+
+    return _SYNTAX.sub(mark, text)
+
+
+def _numbered_runs(ol: Element) -> list[Element]:
+    """An ordered list whose items' numbers skip (the labels dropped the
+    items between) as lists of consecutive numbers, each from its start,
+    since a Markdown list counts on from its first number; [] for a list
+    that counts as Markdown does."""
+    items = [c for c in ol.children if isinstance(c, Element) and c.tag == "li"]
+    if "reversed" in ol.attrs or not any("value" in li.attrs for li in items):
+        return []
+    runs: list[Element] = []
+    last = None
+    for li, number in zip(items, item_numbers(ol)):
+        if last is None or number != last + 1:
+            runs.append(Element("ol", {"start": str(number)}))
+        runs[-1].children.append(li)
+        last = number
+    return runs if len(runs) > 1 else []
+
+
 def _attributes(attrs: dict[str, str]) -> str:
-    return "".join(f' {k}="{escape(v)}"' for k, v in attrs.items() if k not in ("tex", "text"))
+    return "".join(f' {k}="{escape(v)}"' for k, v in attrs.items() if k not in _PRIVATE)
+
+
+# What the kept tree says to the formats, not to the reader.
+_PRIVATE = frozenset({"tex", "text", "note", "defined"})
+
+
+def _text_of(el: Element) -> str:
+    return "".join(c if isinstance(c, str) else _text_of(c) for c in el.children)
 
 
 def _formula(el: Element, for_markdown: bool) -> str:
@@ -145,7 +273,8 @@ def html_document(tree: Element, title: str, lang: str = "",
     """`--format html`: the main content as a page of its own."""
     lang_attr = f' lang="{escape(lang)}"' if lang else ""
     return ("<!DOCTYPE html>\n"
-            f"<html{lang_attr}><head><meta charset=\"utf-8\"><title>{escape(title)}</title></head>\n"
+            f"<html{lang_attr}><head><meta charset=\"utf-8\">"
+            f"<title>{escape(readable(title))}</title></head>\n"
             f"<body>\n{clean_html(tree, options)}\n</body></html>\n")
 
 
@@ -176,9 +305,31 @@ _BLANK_LINES = re.compile(r"\n{3,}")
 _TRAILING = re.compile(r"[ \t]+$", re.MULTILINE)
 
 
+# What ends a term's paragraph and starts a definition's until
+# _definitions: noncharacters, as MARK is (a mark at a term's start would
+# hide its line's start from the converter's escapes).
+_TERM, _DEFINITION = "\ufdd2", "\ufdd3"
+
+
+def _definitions(markdown: str) -> str:
+    """A definition list's paragraphs, each definition on the line after
+    its term or the definition before it ("Term\n: one\n: two")."""
+    out: list[str] = []
+    for part in markdown.split("\n\n"):
+        if (part.startswith(_DEFINITION) and out
+                and (out[-1].rstrip().endswith(_TERM)
+                     or out[-1].rsplit("\n", 1)[-1].startswith(_DEFINITION))):
+            out[-1] += "\n" + part
+        else:
+            out.append(part)
+    return "\n\n".join(out).replace(_TERM, "").replace(_DEFINITION, "")
+
+
 def _convert(html: str) -> str:
     from html_to_markdown import convert
 
-    out = convert(html, _options()).content or ""
+    out = (convert(html, _options()).content or "").replace(MARK, "\\")
+    if _DEFINITION in out or _TERM in out:
+        out = _definitions(out)
     out = _BLANK_LINES.sub("\n\n", _TRAILING.sub("", out)).strip("\n")
     return out + "\n" if out.strip() else ""

@@ -21,6 +21,9 @@ from dataclasses import dataclass
 from urllib.parse import urljoin
 
 from victor.labels import OTHER
+from victor.output.characters import readable
+from victor.output.pictures import unkept
+from victor.output.structures import SETTLED, keep_place, settle, unsettled
 from victor.reading.layout import BLOCK_LEVEL, is_data_table
 from victor.reading.tidy import FORMULA, Element, Node
 
@@ -30,13 +33,14 @@ _RETITLED = frozenset("div p section header center article aside hgroup".split()
 # that the labels make a heading): what _element does not need to see.
 _PLAIN = frozenset(
     "div p span section article header footer aside main nav strong b em i u s small mark "
-    "ul li dl dt dd h1 h2 h3 h4 h5 h6 blockquote figure figcaption label font sup sub br "
+    "ul dl dt dd h1 h2 h3 h4 h5 h6 blockquote figure figcaption label font sup sub br "
     "cite dfn kbd samp var hgroup address details summary".split())
 _TABLE_PARTS = frozenset("tbody thead tfoot tr td th caption colgroup col".split())
 # What a clean tree keeps of an element's attributes.
 _ATTRIBUTES = {"a": ("href", "title"), "img": ("src", "alt", "title"), "td": ("colspan", "rowspan"),
                "th": ("colspan", "rowspan"), "ol": ("start", "reversed", "type"),
-               "li": ("value",), "time": ("datetime",), "abbr": ("title",),
+               "li": ("value", "id"),  # the id for structures.settle, which takes it
+               "time": ("datetime",), "abbr": ("title",),
                "blockquote": ("cite",), "q": ("cite",), "pre": ("class",), "code": ("class",),
                FORMULA: ("tex", "text", "display")}
 # Rendered copies of a formula whose TeX or MathML stands beside them:
@@ -74,13 +78,15 @@ def kept_tree(body: Element, blocks, labels: list[str], base: str = "") -> Eleme
     marked: set[int] = set()  # elements with a kept block inside
     labels_in: dict[int, set[str]] = {}  # kept labels by nearest block-level box
     outer: set[int] = set()  # boxes with a kept block in a box inside them
+    settling = False  # whether structures.settle has anything to look at
     for b, label in zip(blocks, labels):
         containers = b.containers
         parent = containers[-1] if containers else body
         runs.setdefault(id(parent), {})[b.start] = (b.stop, label)
         if label == OTHER:
             continue
-        _add_ancestors(containers, marked)
+        if _add_ancestors(containers, marked) or unsettled(b.text):
+            settling = True
         box = id(body)
         for j in range(len(containers) - 1, -1, -1):
             if containers[j].tag in BLOCK_LEVEL:
@@ -93,17 +99,22 @@ def kept_tree(body: Element, blocks, labels: list[str], base: str = "") -> Eleme
                 break
         labels_in.setdefault(box, set()).add(label)
     headers = {box for box, seen in labels_in.items() if seen == {"h"} and box not in outer}
-    return _copy(body, runs, marked, headers, base)
+    tree = _copy(body, runs, marked, headers, base)
+    return settle(tree, base) if settling else tree
 
 
-def _add_ancestors(containers: tuple[Element, ...], into: set[int]) -> None:
+def _add_ancestors(containers: tuple[Element, ...], into: set[int]) -> bool:
     """Adds the containers innermost first, stopping at one already in:
-    its own containers are in too, so each element is added once a page."""
+    its own containers are in too, so each element is added once a page.
+    Whether one added is of a tag structures.settle looks at."""
+    found = False
     for c in reversed(containers):
         key = id(c)
         if key in into:
-            return
+            return found
         into.add(key)
+        found = found or c.tag in SETTLED
+    return found
 
 
 def _copy(body: Element, runs, marked, headers, base: str) -> Element:
@@ -112,19 +123,22 @@ def _copy(body: Element, runs, marked, headers, base: str) -> Element:
     # (source element, its copy, in a layout table, in a table of code,
     # in text whose spaces are its own: pre, code, a formula)
     stack: list[tuple[Element, Element, bool, bool, bool]] = [(body, root, False, False, False)]
+    places: dict[int, dict[int, int] | None] = {}  # ordered lists' numbers, for keep_place
     while stack:
         src, dst, in_layout, in_code, literal = stack.pop()
         own = runs.get(id(src), {})
         children = src.children
         i, n = 0, len(children)
         pending: list[tuple[Element, Element, bool, bool, bool]] = []
+        shown = False  # whether kept content stands before child i in src
         while i < n:
             run = own.get(i)
             if run is not None:
                 stop, label = run
                 if label != OTHER:
-                    for node in children[i:stop]:
-                        dst.children.append(node if isinstance(node, str) else _formula(node))
+                    dst.children.extend(readable(node) if isinstance(node, str) else _formula(node)
+                                        for node in children[i:stop])
+                    shown = True
                 i = stop
                 continue
             child = children[i]
@@ -143,13 +157,18 @@ def _copy(body: Element, runs, marked, headers, base: str) -> Element:
                 else:
                     copy, layout, code = _element(child, in_layout, in_code,
                                                   id(child) in headers, base)
+                if tag == "li" and src.tag == "ol":
+                    keep_place(src, child, copy, dst, marked, places)
                 if (not literal and i > 1 and id(children[i - 2]) in marked
                         and _apart(children[i - 2], child)):
                     dst.children.append(" ")
                 dst.children.append(copy)
                 pending.append((child, copy, layout, code, literal or tag in _LITERAL))
+                shown = True
             else:
-                dst.children.extend(_text_free(child))
+                dst.children.extend(unkept(child, src.tag == "figure", shown,
+                                           lambda: i <= _last_kept(src, own, marked),
+                                           lambda el: _bare(el, base)))
         stack.extend(reversed(pending))
     return root
 
@@ -191,33 +210,20 @@ def _edge(el: Element, last: bool) -> str:
     return ""
 
 
-def _text_free(el: Element) -> list[Node]:
-    """What an element without kept text gives a kept box: nothing if it
-    holds text (the labels dropped it), else its spaces (which set code's
-    words apart), line breaks and formulas. The look stops early: such
-    elements are small, and one with text shows it soon."""
-    if el.tag == FORMULA:
-        return [el]
-    out: list[Node] = []
-    stack: list[Node] = [el]
-    seen = 0
-    while stack:
-        e = stack.pop()
-        seen += 1
-        if isinstance(e, str):
-            if not e.isspace():
-                return []
-            out.append(e)
-        elif seen > _TEXT_FREE_LOOK:
-            return []
-        elif e.tag == "br" or e.tag == FORMULA:
-            out.append(e if e.tag == FORMULA else Element("br"))
-        else:
-            stack.extend(reversed(e.children))
-    return out
+def _last_kept(src: Element, own: dict[int, tuple[int, str]], marked: set[int]) -> int:
+    """The index of the last of src's children that holds kept text."""
+    children = src.children
+    for j in range(len(children) - 1, -1, -1):
+        run = own.get(j)
+        if (run is not None and run[1] != OTHER
+                or not isinstance(children[j], str) and id(children[j]) in marked):
+            return j
+    return -1
 
 
-_TEXT_FREE_LOOK = 64  # nodes: a larger element without text is a widget, not spacing
+def _bare(el: Element, base: str) -> Element:
+    """The clean copy of `el`, without its children."""
+    return Element(el.tag) if el.tag in _PLAIN else _element(el, False, False, False, base)[0]
 
 
 def _gutter(el: Element, in_code: bool) -> bool:
@@ -265,8 +271,13 @@ def _element(el: Element, in_layout: bool, in_code: bool, header: bool,
     elif tag == "center":
         tag = "div"
     if tag in ("a", "img"):
+        for key in ("title", "alt"):  # shown as text, as the page's text is
+            if key in attrs:
+                attrs[key] = readable(attrs[key])
         key = "href" if tag == "a" else "src"
-        url = attrs.get(key, "") or (el.attrs.get("data-src", "") if tag == "img" else "")
+        url = attrs.get(key, "")
+        if tag == "img" and (not url or url.lower().startswith("data:")):
+            url = _lazy_source(el) or url
         if url and not url.lower().startswith(("javascript:", "data:")):
             attrs[key] = urljoin(base, url.strip()) if base else url.strip()
         else:
@@ -275,6 +286,16 @@ def _element(el: Element, in_layout: bool, in_code: bool, header: bool,
         language = _language(el)
         attrs = {"class": f"language-{language}"} if language else {}
     return Element(tag, attrs), in_layout, in_code
+
+
+def _lazy_source(img: Element) -> str:
+    """The picture's address where a script loads it late and `src` holds
+    a placeholder (a data: URI) or nothing."""
+    for key in ("data-src", "data-lazy-src", "data-original", "srcset", "data-srcset"):
+        value = img.attrs.get(key, "").strip()
+        if value and not value.lower().startswith("data:"):
+            return value.split(",")[0].split()[0] if "srcset" in key else value
+    return ""
 
 
 def _holds(el: Element, tag: str) -> bool:
