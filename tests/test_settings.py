@@ -16,6 +16,7 @@ from victor.crf.model import differences
 from victor.config import (CONFIG_DIR, DEFAULT_CONFIG, load_config, settings,
                            shipped_configs)
 from victor.errors import VictorError
+from victor.model import load as load_model
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "data" / "cleaneval" / "1.html"
@@ -41,14 +42,16 @@ def edited_config(tmp_path: Path, name: str = "cleaneval") -> Path:
 @pytest.mark.parametrize("name", shipped_configs())
 def test_the_shipped_models_record_their_settings(name):
     config = load_config(name)
-    Cleaner(config)  # loads: the recorded settings are the config's
+    assert load_model(config.model).recipe["settings"] == settings(config)
+    assert Cleaner(config).selected  # loads: the recorded settings are the config's
 
 
 @pytest.mark.parametrize("name", shipped_configs())
 def test_an_edited_value_list_is_named(tmp_path, name):
     assert DEFAULT_CONFIG in shipped_configs()  # the default is checked too
-    with pytest.raises(VictorError, match=r"the config's values\.split\.p differ from what "
-                                          r"the model was trained with"):
+    with pytest.raises(VictorError, match=r"key 'values\.split\.p' is \[0, 1, 2, 4\] here but "
+                                          r"\[0, 1, 2, 3\] in the model .*; cleaning follows "
+                                          r"the model's record: .* or retrain: victor learn"):
         Cleaner(load_config(edited_config(tmp_path, name)))
 
 
