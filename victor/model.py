@@ -36,7 +36,7 @@ from typing import Any
 
 from victor import crf, rescoring
 from victor.config import MODEL_DIR, Config, from_record, portable, recipe
-from victor.errors import VictorError
+from victor.errors import VictorError, read_utf8
 
 FORMAT = 1
 RECORD = "model.json"
@@ -92,11 +92,12 @@ def load(name_or_path: str | os.PathLike) -> TrainedModel:
     if not folder.is_dir():
         raise VictorError(f"{folder}: no model there; train one with "
                           f"victor learn --config NAME -o {folder} FILES.anno")
+    if not record_path.exists():
+        raise VictorError(f"{record_path}: not found: {folder} is no Victor model folder")
+    text = read_utf8(record_path, "model record")
     try:
-        record = json.loads(record_path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise VictorError(f"{record_path}: not found: {folder} is no Victor model folder") from None
-    except (OSError, UnicodeDecodeError, ValueError) as e:
+        record = json.loads(text)
+    except ValueError as e:
         raise VictorError(f"{record_path}: unreadable model record ({e}); retrain") from None
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise VictorError(f"{record_path}: not a Victor model record of format {FORMAT}; retrain")
