@@ -195,7 +195,7 @@ def _learn_arguments(ap: argparse.ArgumentParser) -> None:
                     help="the model folder to write (default: the config's model, which must "
                          "not be a shipped one; docs/models.md)")
     ap.add_argument("--overwrite", action="store_true",
-                    help="replace the model file if it exists")
+                    help="replace the model folder if it exists (a model folder only)")
     ap.add_argument("--replace-shipped-model", action="store_true",
                     help="allow writing over a model shipped with Victor (victor/models/)")
     ap.add_argument("--cross-validate", type=int, metavar="K",
