@@ -54,12 +54,10 @@ def train(examples: Sequence[Example], config: Config, params: dict, *,
     (victor.training.search)."""
     progress = progress or Progress()
     made_from = checked_recipe(config, params, folds)
+    seconds: dict[str, float] = {}
+    calibration = note = text = None
     if folds:
         crossval.folds(list(examples), folds, split)  # too few sites: say so before training
-    calibration = None
-    note = text = None
-    seconds: dict[str, float] = {}
-    if folds:
         started = time.perf_counter()
         results = _folds(examples, config, params, folds, split, jobs, progress)
         calibration = crossval.calibrate(results, examples, split)
@@ -67,17 +65,9 @@ def train(examples: Sequence[Example], config: Config, params: dict, *,
         progress.stage("calibration: " + crossval.calibration_report(calibration))
         if config.second_pass is not None:
             started = time.perf_counter()
-            by_name = {e.name: e for e in examples}
-            predictions = [p for r in results for p in r.predictions]
-            pages = first_pass_pages(predictions, by_name, config, disabled)
-            progress.stage(f"second pass: {len(pages)} pages' held-out first pass read in "
-                           f"{time.perf_counter() - started:.0f} s; training "
-                           f"{config.second_pass.seeds} boosters of "
-                           f"{config.second_pass.rounds} rounds")
-            text, note = trained_trees(pages, config.second_pass, jobs)
+            text, note = _trees(results, examples, config, jobs, disabled, progress)
             note["folds"] = folds
             seconds["second-pass"] = round(time.perf_counter() - started, 1)
-            progress.stage(f"second pass: {note['blocks']} blocks in {note['seconds']:.0f} s")
     started = time.perf_counter()
     progress.stage(f"CRF: training on all {len(examples)} pages")
     fitted = fit(examples, config, params, progress.iteration).model_
@@ -107,6 +97,22 @@ def train(examples: Sequence[Example], config: Config, params: dict, *,
     trees = (None if text is None
              else rescoring.load(text, config.second_pass, "the trees just trained"))
     return TrainedModel(None, record, config, model, trees, text, {})
+
+
+def _trees(results: list[crossval.FoldResult], examples: Sequence[Example], config: Config,
+           jobs: int, disabled: Sequence[str], progress: Progress) -> tuple[str, dict]:
+    """The second pass's trees, trained on every page's held-out first pass
+    from the folds' `results`: their file's text and their note."""
+    started = time.perf_counter()
+    by_name = {e.name: e for e in examples}
+    predictions = [p for r in results for p in r.predictions]
+    pages = first_pass_pages(predictions, by_name, config, disabled)
+    progress.stage(f"second pass: {len(pages)} pages' held-out first pass read in "
+                   f"{time.perf_counter() - started:.0f} s; training {config.second_pass.seeds} "
+                   f"boosters of {config.second_pass.rounds} rounds")
+    text, note = trained_trees(pages, config.second_pass, jobs)
+    progress.stage(f"second pass: {note['blocks']} blocks in {note['seconds']:.0f} s")
+    return text, note
 
 
 def checked_recipe(config: Config, params: dict, folds: int) -> dict:
