@@ -17,7 +17,7 @@ from repo_data import CLEANEVAL, DRAGNET, ROOT, WCXB
 from victor.batch.inputs import read_input
 from victor.config import MODEL_DIR
 
-SHIPPED_MODEL = MODEL_DIR / "cleaneval.crfsuite"
+SHIPPED_MODEL = MODEL_DIR / "cleaneval"
 
 
 def clean_py(settings, *args, **popen) -> subprocess.Popen:
@@ -43,22 +43,21 @@ def model_for_tests(folder: Path) -> str:
     """The shipped model when there is one; else a small one trained here on
     a dozen annotated CleanEval pages, so that the batch machinery can be
     tested before (and independently of) the real model."""
-    from victor import crf
-    from victor.training import dataset, fitting
+    from victor import model
+    from victor.training import dataset, pipeline
     from victor.config import load_config
     from victor.errors import VictorError
 
-    config = load_config("cleaneval")
     try:
-        crf.load_model(SHIPPED_MODEL, expected_config=config.name)
+        model.load(SHIPPED_MODEL)
         return str(SHIPPED_MODEL)
     except VictorError:
         pass
+    config = load_config("cleaneval")
     annotations = sorted(str(p) for p in (ROOT / "data/cleaneval").glob("*.anno"))[:12]
-    path = folder / "cleaneval.crfsuite"
-    fitting.train(dataset.load_examples(annotations, config), config, path,
-                   {"c1": 0.1, "c2": 0.01, "max_iterations": 30})
-    return str(path)
+    trained = pipeline.train(dataset.load_examples(annotations, config), config,
+                             {"c1": 0.1, "c2": 0.01, "max_iterations": 30}, folds=0)
+    return str(model.save(trained, folder / "cleaneval").folder)
 
 
 def warc_record(kind: WarcRecordType, url: str, block: bytes, content_type: str) -> bytes:

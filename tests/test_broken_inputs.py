@@ -49,9 +49,8 @@ def model(tmp_path_factory) -> Path:
 
 
 def copy_model(model: Path, folder: Path) -> Path:
-    target = folder / "copy.crfsuite"
-    shutil.copy(model, target)
-    shutil.copy(f"{model}.json", f"{target}.json")
+    target = folder / "copy"
+    shutil.copytree(model, target)
     return target
 
 
@@ -67,53 +66,63 @@ def edited_config(folder: Path, old: str, new: str) -> Path:
 
 def test_a_truncated_model_file(model, tmp_path):
     copy = copy_model(model, tmp_path)
-    copy.write_bytes(model.read_bytes()[:1000])
+    crf = copy / "crf.crfsuite"
+    size = crf.stat().st_size
+    crf.write_bytes(crf.read_bytes()[:1000])
     one_line_error(run("clean.py", "--model", copy, PAGE),
-                   f"{copy}: truncated or corrupt model file .*; retrain")
+                   f"{crf}: 1000 bytes, not the {size} its record {copy}/model.json gives: "
+                   "truncated or replaced; restore it or retrain")
 
 
 def test_a_corrupt_model_file(model, tmp_path):
     copy = copy_model(model, tmp_path)
-    data = bytearray(model.read_bytes())
+    crf = copy / "crf.crfsuite"
+    data = bytearray(crf.read_bytes())
     data[len(data) // 2] ^= 0xFF
-    copy.write_bytes(bytes(data))
+    crf.write_bytes(bytes(data))
     one_line_error(run("clean.py", "--model", copy, PAGE),
-                   f"{copy}: model file does not match its metadata .*; retrain")
+                   f"{crf}: its sha256 is not the one its record {copy}/model.json gives: "
+                   "changed or replaced; restore it or retrain")
 
 
-def test_a_model_without_its_metadata(model, tmp_path):
+def test_a_model_without_its_record(model, tmp_path):
     copy = copy_model(model, tmp_path)
-    Path(f"{copy}.json").unlink()
+    (copy / "model.json").unlink()
     one_line_error(run("clean.py", "--model", copy, PAGE),
-                   f"{copy}.json: model metadata not found; retrain {copy}")
+                   f"{copy}/model.json: not found: {copy} is no Victor model folder")
 
 
-def test_a_model_for_another_config(model, tmp_path):
+def test_a_model_whose_record_decodes_otherwise_than_the_config(model, tmp_path):
+    """The record is what cleaning follows: a config that says otherwise
+    is refused, and the model alone cleans."""
     copy = copy_model(model, tmp_path)
-    meta = json.loads(Path(f"{copy}.json").read_text(encoding="utf-8"))
-    meta["config"] = "dragnet"
-    Path(f"{copy}.json").write_text(json.dumps(meta), encoding="utf-8")
+    record = json.loads((copy / "model.json").read_text(encoding="utf-8"))
+    record["recipe"]["decoding"]["keep-above"] = 0.5
+    (copy / "model.json").write_text(json.dumps(record), encoding="utf-8")
     one_line_error(run("clean.py", "--config", "cleaneval", "--model", copy, PAGE),
-                   f"{copy}: trained for config 'dragnet', not 'cleaneval'; "
-                   "retrain or choose the matching model")
-    # Named alone, a model brings the settings and decoding it was trained
-    # with: no config file is looked for.
+                   f"{CONFIG}: key 'keep-above' is 0.3 here but 0.5 in the model {copy}; "
+                   "cleaning follows the model's record: .*")
     alone = run("clean.py", "--model", copy, PAGE)
     assert alone.returncode == 0 and alone.stdout.strip(), alone.stderr
 
 
 def test_a_folder_given_as_the_model(tmp_path):
     one_line_error(run("clean.py", "--model", tmp_path, PAGE),
-                   f"{tmp_path}: cannot read model \\(Is a directory\\)")
+                   f"{tmp_path}/model.json: not found: {tmp_path} is no Victor model folder")
+
+
+def test_a_crf_file_given_as_the_model(model):
+    one_line_error(run("clean.py", "--model", model / "crf.crfsuite", PAGE),
+                   f"{model}/crf.crfsuite: a file, not a model folder .*")
 
 
 def test_debug_shows_the_traceback(model, tmp_path):
     copy = copy_model(model, tmp_path)
-    copy.write_bytes(b"")
+    (copy / "crf.crfsuite").write_bytes(b"")
     proc = run("clean.py", "--debug", "--model", copy, PAGE)
     assert proc.returncode == 2
     assert "Traceback" in proc.stderr and proc.stderr.rstrip().splitlines()[-1].startswith(
-        f"error: {copy}: truncated or corrupt model file")
+        f"error: {copy}/crf.crfsuite: 0 bytes, not the")
 
 
 # --- the config and the template ------------------------------------------
@@ -165,7 +174,7 @@ def test_a_malformed_template(tmp_path):
     template = tmp_path / "broken.tpl"
     template.write_text("container.*[0]\nchar.alpha-abs[0..-2]\n", encoding="utf-8")
     config = edited_config(tmp_path, "template: cleaneval", f"template: {template}")
-    one_line_error(run("learn.py", "--config", config, "-o", tmp_path / "m.crfsuite", ANNOTATION),
+    one_line_error(run("learn.py", "--config", config, "-o", tmp_path / "m", ANNOTATION),
                    f"{template} line 2: offset range '0..-2' runs backwards")
 
 

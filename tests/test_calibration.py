@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import subprocess
 import sys
 
 import pytest
 
-from victor import crf
+from model_support import model_copy
 from victor.decoding import calibration
+from victor.model import load as load_model
 from victor.training import dataset
 from victor.cleaner import Cleaner
 from victor.config import load_config, shipped_configs
@@ -60,12 +60,11 @@ def test_reliability_counts_blocks_and_content_by_band():
 
 
 def _shipped_at(folder, temperature: float):
-    """The shipped cleaneval model, with this temperature in its metadata."""
-    shipped = ROOT / "victor" / "models" / "cleaneval.crfsuite"
-    model = folder / shipped.name
-    shutil.copy(shipped, model)
-    shutil.copy(crf.model.metadata_path(shipped), crf.model.metadata_path(model))
-    crf.set_calibration(model, {"temperature": temperature})
+    """The shipped cleaneval model, with this temperature in its record."""
+    model = model_copy(folder / "cleaneval", "cleaneval")
+    record = json.loads((model / "model.json").read_text(encoding="utf-8"))
+    record["crf"]["calibration"] = {"temperature": temperature}
+    (model / "model.json").write_text(json.dumps(record), encoding="utf-8")
     return model
 
 
@@ -81,7 +80,7 @@ def plain_model(tmp_path_factory):
 
 def test_every_shipped_model_is_calibrated():
     for config in shipped_configs():
-        fitted = crf.read_metadata(load_config(config).model)["calibration"]
+        fitted = load_model(config).record["crf"]["calibration"]
         assert fitted["temperature"] > 1 and fitted["split"] == "site"
         assert fitted["expected_error"][1] < fitted["expected_error"][0]
 
@@ -109,28 +108,20 @@ def test_the_threshold_cuts_the_calibrated_probability(calibrated_model, plain_m
     assert sum(lab != "o" for lab in kept.labels) < sum(sure)
 
 
-def test_a_bad_temperature_is_refused_in_one_line(tmp_path, calibrated_model):
-    model = tmp_path / "m.crfsuite"
-    shutil.copy(calibrated_model, model)
-    meta = crf.model.metadata_path(calibrated_model)
-    metadata = json.loads(meta.read_text(encoding="utf-8"))
-    metadata["calibration"] = {"temperature": -1}
-    crf.model.metadata_path(model).write_text(json.dumps(metadata), encoding="utf-8")
-    with pytest.raises(VictorError, match=r"m\.crfsuite\.json: calibration temperature -1 ") as e:
+def test_a_bad_temperature_is_refused_in_one_line(tmp_path):
+    model = _shipped_at(tmp_path, -1)
+    with pytest.raises(VictorError, match=r"cleaneval/model\.json: calibration temperature -1 ") as e:
         Cleaner("cleaneval", model)
     assert "\n" not in str(e.value)
-    with pytest.raises(VictorError, match="not a positive number"):
-        crf.set_calibration(calibrated_model, {"temperature": 0})
-    assert crf.read_metadata(calibrated_model)["calibration"] == {"temperature": 2.0}
 
 
 def test_learn_py_calibrate_records_the_fitted_temperature(tmp_path):
-    model = tmp_path / "m.crfsuite"
+    model = tmp_path / "m"
     proc = subprocess.run([sys.executable, str(ROOT / "learn.py"), "--config", "cleaneval",
                            "-o", str(model), "--max-iterations", "5", "--calibrate", "2", *PAGES],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
-    fitted = crf.read_metadata(model)["calibration"]
+    fitted = load_model(model).record["crf"]["calibration"]
     assert fitted["folds"] == 2 and fitted["split"] == "site"
     examples = dataset.load_examples(PAGES, load_config("cleaneval"))
     assert fitted["blocks"] == sum(len(e.labels) for e in examples)  # every page held out once

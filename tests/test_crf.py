@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from victor import features
 from victor.config import load_config
 from victor.crf import expand, load_model, load_template, parse_template, train
+from victor.model import load as load_folder
 from victor.crf.tagger import viterbi
 from victor.errors import VictorError
 from victor.batch.inputs import read_input
@@ -85,7 +86,7 @@ def same_tagging(ours, theirs) -> bool:
 @pytest.mark.parametrize("name", ["1", "33", "46"])
 def test_tagging_gives_crfsuites_labels_and_marginals_on_cleaneval_pages(name):
     config = load_config("cleaneval")
-    model = load_model(config.model, expected_config=config.name)
+    model = load_folder(config.model).crf
     page = read_page((ROOT / "data" / "cleaneval" / f"{name}.html").read_bytes(), config)
     feature_dicts = features.compute(page, config, None)
     assert same_tagging(model.tag(feature_dicts), crfsuite_tagging(model, feature_dicts))
@@ -94,7 +95,7 @@ def test_tagging_gives_crfsuites_labels_and_marginals_on_cleaneval_pages(name):
 def test_tagging_gives_crfsuites_labels_and_marginals_on_a_long_modern_page():
     """A WCXB page of many blocks: every round of the tagger's scans."""
     config = load_config("general")
-    model = load_model(config.model, expected_config=config.name)
+    model = load_folder(config.model).crf
     page = read_page(read_input(str(ROOT / "data" / "wcxb" / "0001.html.gz")), config)
     feature_dicts = features.compute(page, config, None)
     assert len(feature_dicts) > 100
@@ -124,7 +125,7 @@ def test_viterbi_finds_a_best_path_of_all_even_among_ties(chain):
     ("general", "wcxb/0001.html.gz"), ("article", "dragnet/R28.html"), ("cleaneval", "cleaneval/46.html")])
 def test_a_page_scored_from_its_feature_columns_scores_as_from_its_dicts(config_name, page_path):
     config = load_config(config_name)
-    model = load_model(config.model, expected_config=config.model_config)
+    model = load_folder(config.model).crf
     page = read_page(read_input(str(ROOT / "data" / page_path)), config)
     columns = features.columns(page, config, None)
     assert columns.dicts() == features.compute(page, config, None)

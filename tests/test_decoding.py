@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from model_support import redecoded
 from victor.decoding.calibration import content_probabilities
 from victor import rescoring
 from victor.cleaner import Cleaner
@@ -133,7 +134,7 @@ def test_the_folds_decode_a_page_as_the_cleaner_does():
     from victor.training.crossval import score_fold
     from victor.training.dataset import load_example
 
-    cleaner = Cleaner(replace(load_config("general"), second_pass=None))
+    cleaner = Cleaner(model=redecoded(replace(load_config("general"), second_pass=None)))
     anno = ROOT / "data" / "dragnet" / "134.anno"
     example = load_example(str(anno), cleaner.config)
     estimator = CRF(cleaner.model.template)
@@ -162,7 +163,8 @@ def test_text_the_page_gives_twice_is_given_once():
     result = cleaner.clean(page, "4379")
     assert sum(paragraph in t for t in result.texts) == 2
     assert gold.count(paragraph) == result.text().count(paragraph) == 1
-    both = Cleaner(replace(load_config("general"), repeat_words=None)).clean(page, "4379")
+    both = Cleaner(model=redecoded(replace(load_config("general"), repeat_words=None)))
+    both = both.clean(page, "4379")
     assert both.text().count(paragraph) == 2
 
 

@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+from model_support import redecoded
 from repo_data import ROOT
 
 from victor import decoding
@@ -38,10 +39,9 @@ def test_the_default_moves_the_trees_bars(tmp_path):
     # the calibrated probability after the trees, and keeps other blocks.
     page = read_input(str(PAGE))
     mine = tmp_path / "mine.yaml"
-    mine.write_text("base: general\ntemplate: general\nmodel: general\n"
-                    "second-pass: {favor: {}}\n")
+    mine.write_text("base: general\ntemplate: general\nsecond-pass: {favor: {}}\n")
     on_trees = Cleaner(favor="precision").clean(page)
-    after_trees = Cleaner(str(mine), favor="precision").clean(page)
+    after_trees = Cleaner(model=redecoded(mine), favor="precision").clean(page)
     assert kept(on_trees) != kept(after_trees)
 
 

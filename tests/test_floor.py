@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from victor.training import dataset, fitting
+from model_support import redecoded
+from victor.model import save
+from victor.training import dataset, pipeline
 from victor.decoding.calibration import content_probabilities
 from victor.cleaner import Cleaner, Result
 from victor.config import load_config, shipped_configs
@@ -37,8 +39,8 @@ def dropping_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     config = load_config("cleaneval")
     examples = dataset.load_examples([str(CLEANEVAL / f"{n}.anno") for n in (12, 14, 31)], config)
     examples = [replace(e, labels=["p"] + ["o"] * (len(e.labels) - 1)) for e in examples]
-    path = tmp_path_factory.mktemp("dropping") / "dropping.crfsuite"
-    fitting.train(examples, config, path, dict(config.crf))
+    path = tmp_path_factory.mktemp("dropping") / "dropping"
+    save(pipeline.train(examples, config, dict(config.crf), folds=0), path)
     return path
 
 
@@ -83,8 +85,8 @@ def test_a_configs_floor_share_decides_what_a_floored_page_keeps(dropping_model,
     # Without line-share, whose paragraphs kept whole come after the floor
     # (victor.decoding.decide), the floor's own choice is what is kept.
     edited.write_text(shipped.read_text(encoding="utf-8") + "floor-share: 0.3\nline-share: null\n",
-                      encoding="utf-8")
-    cleaner = Cleaner(str(edited), model=dropping_model)
+                      encoding="utf-8")  # a model of it with the dropping model's CRF:
+    cleaner = Cleaner(model=redecoded(edited, dropping_model))
     assert cleaner.config.floor_share == 0.3
     result = clean(cleaner)
     assert result.fallback

@@ -69,14 +69,18 @@ def test_configs_templates_and_models_are_package_data():
     config = load_config(DEFAULT_CONFIG)
     assert config.template.parent == TEMPLATE_DIR == package / "templates"
     assert config.model.parent == MODEL_DIR == package / "models"
-    # Every shipped file is matched by pyproject.toml's package-data, so
+    # Every shipped file, in the model folders too, is matched by
+    # pyproject.toml's package-data (globbed as setuptools globs them), so
     # that `pip install .` (not only an editable install) carries it.
     patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())[
         "tool"]["setuptools"]["package-data"]["victor"]
+    packaged = {path for p in patterns for path in package.glob(p)}
     for folder in (CONFIG_DIR, TEMPLATE_DIR, MODEL_DIR):
-        for file in folder.iterdir():
-            relative = file.relative_to(package)
-            assert any(relative.match(p) for p in patterns), relative
+        for file in folder.rglob("*"):
+            if file.is_file() and "__pycache__" not in file.parts:
+                assert file in packaged, file.relative_to(package)
+    assert {"general", "cleaneval", "article"} <= {p.parent.name for p in packaged
+                                                  if p.name == "model.json"}
     assert (package / "py.typed").is_file()
 
 

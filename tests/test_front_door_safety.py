@@ -41,23 +41,37 @@ def test_the_formats_are_one_list(cleaneval, tmp_path):
 
 def test_learn_does_not_write_over_the_shipped_model_unless_told(cleaneval, tmp_path):
     shipped = load_config("cleaneval").model
-    before = shipped.read_bytes()
+    before = (shipped / "model.json").read_bytes()
     proc = learn("--config", "cleaneval", cleaneval / "1.anno", cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr == (f"error: {shipped}: a model shipped with Victor; write yours "
-                           "elsewhere with -o FILE, or give --replace-shipped-model to "
+                           "elsewhere with -o FOLDER, or give --replace-shipped-model to "
                            "replace it\n")
-    assert shipped.read_bytes() == before
+    assert (shipped / "model.json").read_bytes() == before
 
 
 def test_learn_keeps_an_existing_model_without_overwrite(cleaneval, tmp_path):
-    model = tmp_path / "mine.crfsuite"
-    assert learn("-o", model, cleaneval / "1.anno", cwd=tmp_path).returncode == 0
-    before = model.read_bytes()
-    proc = learn("-o", model, cleaneval / "10.anno", cwd=tmp_path)
+    model = tmp_path / "mine"
+    mine = ("--config", "cleaneval", "--calibrate", "0", "--max-iterations", "5", "-o", model)
+    assert learn(*mine, cleaneval / "1.anno", cwd=tmp_path).returncode == 0
+    before = (model / "model.json").read_bytes()
+    proc = learn(*mine, cleaneval / "10.anno", cwd=tmp_path)
     assert proc.returncode == 2 and "exists; give --overwrite" in proc.stderr
-    assert model.read_bytes() == before
-    assert learn("-o", model, "--overwrite", cleaneval / "10.anno", cwd=tmp_path).returncode == 0
+    assert (model / "model.json").read_bytes() == before
+    assert learn(*mine, "--overwrite", cleaneval / "10.anno", cwd=tmp_path).returncode == 0
+    assert (model / "model.json").read_bytes() != before
+    assert [p.name for p in tmp_path.iterdir()] == ["mine"]  # nothing left beside it
+
+
+def test_learn_writes_no_model_over_what_is_not_one(cleaneval, tmp_path):
+    """--overwrite replaces a model, never a folder of something else."""
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    (folder / "keep.txt").write_text("mine")
+    proc = learn("--config", "cleaneval", "--calibrate", "0", "-o", folder, "--overwrite",
+                 cleaneval / "1.anno", cwd=tmp_path)
+    assert proc.returncode == 2 and "is no Victor model folder" in proc.stderr
+    assert (folder / "keep.txt").read_text() == "mine"
 
 
 def test_learn_makes_no_folders(cleaneval, tmp_path):

@@ -12,7 +12,8 @@ import pytest
 
 from features_support import perplexity_config
 
-from victor.training import crossval, dataset, fitting
+from victor.training import crossval, dataset, pipeline
+from victor.model import save
 from victor.cleaner import Cleaner
 from victor.config import load_config
 from victor.errors import VictorError
@@ -149,11 +150,11 @@ def test_learn_py_cross_validates_with_the_perplexity_extra_on(tmp_path):
 
 def test_a_model_trained_with_the_perplexity_extra_on_cleans_pages(tmp_path):
     config = perplexity_config(tmp_path)
-    model = tmp_path / "ppl.crfsuite"
+    model = tmp_path / "ppl"
     run = lambda script, *args: subprocess.run(
         [sys.executable, str(ROOT / script), "--config", str(config), *map(str, args)],
         capture_output=True, text=True, cwd=ROOT)
-    trained = run("learn.py", "-o", model, "--max-iterations", "5", *PAGES[:4])
+    trained = run("learn.py", "-o", model, "--max-iterations", "5", "--calibrate", "0", *PAGES[:4])
     assert trained.returncode == 0, trained.stderr
     cleaned = run("clean.py", "--model", model, "--format", "table", PAGES[4].replace(".anno", ".html"))
     assert cleaned.returncode == 0, cleaned.stderr
@@ -162,11 +163,11 @@ def test_a_model_trained_with_the_perplexity_extra_on_cleans_pages(tmp_path):
 
 def test_a_model_trained_without_some_features_cleans_without_them(tmp_path):
     config = load_config("cleaneval")
-    model = tmp_path / "m.crfsuite"
+    model = tmp_path / "m"
     examples = dataset.load_examples(PAGES[:2], config, None, ["char.*", "bullet"])
-    written = fitting.train(examples, config, model, {"max-iterations": 3},
-                             disabled=["char.*", "bullet"])
-    assert written["disabled"] == ["char.*", "bullet"]
+    written = save(pipeline.train(examples, config, {"max-iterations": 3}, folds=0,
+                                  disabled=["char.*", "bullet"]), model)
+    assert written.record["crf"]["disabled"] == ["char.*", "bullet"]
     cleaner = Cleaner(config, model)
     assert cleaner.selected == select_features(config, ["char.*", "bullet"])
     result = cleaner.clean((DATA / "14.html").read_bytes())

@@ -18,7 +18,7 @@ import pytest
 
 from victor.cleaner import Cleaner
 from victor.cli import main
-from victor.crf import read_metadata
+from victor.model import load as load_model
 from victor.errors import VictorError
 from victor.perplexity.ngram import BOS, EOS, read_arpa, sentence_words, text_paragraphs, train
 from victor.perplexity import DEFAULT_LIMIT, DEFAULT_MODEL, PerplexityFilter, PerplexityModel
@@ -184,11 +184,11 @@ def test_a_language_model_from_victor_lm_is_learnt_with_and_cleaned_with(tmp_pat
     assert main(["lm", "train", "-o", str(lm), str(corpus)]) == 0
 
     config = perplexity_config(tmp_path, "./lm.arpa.gz")
-    model = tmp_path / "mine.crfsuite"
+    model = tmp_path / "mine"
     pages = [str(CLEANEVAL / f"{n}.anno") for n in (12, 14, 31, 49)]
     assert main(["learn", "--config", str(config), "-o", str(model), "--max-iterations", "10",
-                 *pages]) == 0
-    assert read_metadata(model)["settings"]["perplexity-model"] == str(lm.resolve())
+                 "--calibrate", "2", *pages]) == 0
+    assert load_model(model).recipe["settings"]["perplexity-model"] == str(lm.resolve())
 
     alone = Cleaner.from_model(model)
     assert alone.lm.path == lm.resolve() and alone.lm.engine == "python"

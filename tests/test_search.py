@@ -8,7 +8,7 @@ import pytest
 
 from victor.cli import main
 from victor.config import load_config
-from victor.crf import read_metadata
+from victor.model import load as load_model
 from victor.errors import VictorError
 from victor.training import crossval, dataset
 from victor.training.search import parse_grid
@@ -19,9 +19,10 @@ PAGES = [str(DATA / f"{n}.anno") for n in (12, 14, 31, 49, 51, 23)]
 
 
 def test_search_prints_each_candidates_held_out_f1_and_trains_with_the_best(tmp_path, capsys):
-    model = tmp_path / "m.crfsuite"
+    model = tmp_path / "m"
     status = main(["learn", "--config", "cleaneval", "--search", "c2=0.01,30",
-                   "--search-folds", "2", "--max-iterations", "10", "-o", str(model), *PAGES])
+                   "--search-folds", "2", "--max-iterations", "10", "--calibrate", "0",
+                   "-o", str(model), *PAGES])
     assert status == 0
     lines = capsys.readouterr().out.splitlines()
     scores = {line.split(":")[0]: float(line.split("word F1 ")[1].split()[0]) for line in lines[:2]}
@@ -29,11 +30,14 @@ def test_search_prints_each_candidates_held_out_f1_and_trains_with_the_best(tmp_
     chosen = max(scores, key=scores.get)
     assert lines[2].startswith(f"chosen: {chosen} ")
 
-    metadata = read_metadata(model)
+    record = load_model(model).record
+    metadata = record["crf"]
     assert metadata["params"]["c2"] == float(chosen.removeprefix("c2="))
     assert metadata["params"]["max_iterations"] == 10
-    assert [c["c2"] for c in metadata["search"]["candidates"]] == [0.01, 30]
-    assert metadata["search"]["folds"] == 2 and metadata["search"]["split"] == "site"
+    assert record["recipe"]["crf"]["c2"] == metadata["params"]["c2"]
+    search = record["training"]["search"]
+    assert [c["c2"] for c in search["candidates"]] == [0.01, 30]
+    assert search["folds"] == 2 and search["split"] == "site"
 
     # Each figure is the held-out one --cross-validate gives with those parameters.
     config = load_config("cleaneval")
@@ -73,7 +77,7 @@ def test_a_bad_search_is_a_one_line_error_naming_it(spec, fault):
 def test_a_search_at_odds_with_other_options_is_refused_before_reading_pages(
         tmp_path, capsys, extra, fault):
     status = main(["learn", "--config", "cleaneval", "--search", "c2=1,3", *extra,
-                   "-o", str(tmp_path / "m.crfsuite"), str(tmp_path / "missing.anno")])
+                   "-o", str(tmp_path / "m"), str(tmp_path / "missing.anno")])
     err = capsys.readouterr().err
     assert status == 2 and fault in err and err.count("\n") == 1
     assert list(tmp_path.iterdir()) == []

@@ -24,7 +24,8 @@ from victor.reading.text import words
 from victor.rescoring.features import PAGE_FEATURES
 from victor.training.dataset import gold_text
 from victor.training.evaluate import score_page
-from victor.training.second_pass import PARAMS, ROUNDS
+from victor.model import load as load_model, with_decoding
+from victor.rescoring.settings import training
 
 
 
@@ -35,11 +36,11 @@ def general() -> Cleaner:
 
 @pytest.fixture(scope="module")
 def first(tmp_path_factory) -> Cleaner:
-    """The default config without its second pass: its CRF alone."""
+    """The default model without its second pass: its CRF alone (a model
+    made in memory from the shipped one, victor.model.with_decoding)."""
     path = tmp_path_factory.mktemp("config") / "first.yaml"
-    path.write_text("base: general\ntemplate: general\nmodel: general\nsecond-pass: null\n",
-                    encoding="utf-8")
-    return Cleaner(str(path))
+    path.write_text("base: general\ntemplate: general\nsecond-pass: null\n", encoding="utf-8")
+    return Cleaner(model=with_decoding(load_model("general"), load_config(path)))
 
 
 def both(general: Cleaner, first: Cleaner, anno):
@@ -52,11 +53,14 @@ def both(general: Cleaner, first: Cleaner, anno):
 
 def test_the_default_is_a_crf_and_a_second_pass_and_article_its_higher_bars(general, first):
     article = Cleaner("article")
-    assert article.config.model == general.config.model == first.config.model
+    # The article model names the general model's files (docs/models.md).
+    assert (article.trained.sources["crf"].resolve() == general.trained.sources["crf"].resolve()
+            == first.trained.sources["crf"].resolve())
+    assert (article.trained.sources["second-pass"].resolve()
+            == general.trained.sources["second-pass"].resolve())
     assert article.config.template == general.config.template
     assert settings(article.config) == settings(general.config)
     assert first.second_pass is None
-    assert article.config.second_pass.model == general.config.second_pass.model
     assert article.second_pass.settings.keep > general.second_pass.settings.keep
     assert article.second_pass.settings.add > general.second_pass.settings.add
     assert article.second_pass.settings.page_floor is None
@@ -65,15 +69,16 @@ def test_the_default_is_a_crf_and_a_second_pass_and_article_its_higher_bars(gene
     assert set(general.second_pass.first) == set(result.columns.names) - {"class-words"}
 
 
-def test_the_shipped_trees_were_trained_on_every_annotated_page_as_researched():
-    """docs/second-pass.md: 100 rounds of 31 leaves at rate 0.15, blocks
-    weighted by their words, over the general config's held-out first pass
-    of every annotated page of data/."""
-    model = load_config("general").second_pass.model
-    note = json.loads(model.with_name(model.name + ".json").read_text(encoding="utf-8"))
-    assert note["first_pass_config"] == "general"
+def test_the_shipped_trees_were_trained_on_every_annotated_page_by_the_recipe():
+    """The model's record: the trees of the general config's settings
+    (docs/second-pass.md: 100 rounds of 31 leaves at rate 0.15), blocks
+    weighted by their words, over the held-out first pass of every
+    annotated page of data/."""
+    record = load_model("general").record
+    note = record["second-pass"]
     assert note["pages"] == len(list(DATA.glob("*/*.anno"))) == 2143
-    assert (note["rounds"], note["params"], note["weight"]) == (ROUNDS, PARAMS, "words")
+    assert record["recipe"]["second-pass"] == training(load_config("general").second_pass)
+    assert note["weight"] == "words"
     assert note["features"][:len(PAGE_FEATURES)] == list(PAGE_FEATURES)
 
 

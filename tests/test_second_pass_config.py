@@ -1,6 +1,7 @@
 """A config's `second-pass:` key (victor/rescoring/settings.py): read once
 with the config, refused in one line naming the config file when a value is
-wrong, and LightGBM needed only by a config that uses it."""
+wrong, and LightGBM needed only by a model that has trees; a model's trees
+file that is no LightGBM model is one line too."""
 
 from __future__ import annotations
 
@@ -9,17 +10,18 @@ import sys
 
 import pytest
 
+from model_support import model_copy
 from repo_data import ROOT
-from victor.config import MODEL_DIR, load_config
+from victor.config import load_config
 from victor.errors import VictorError
 from victor.decoding import bars
 
-# A config of the user's: the general config's features and model, with a
-# second pass whose settings the tests vary.
-HEAD = "base: general\ntemplate: general\nmodel: general\n"
-GOOD = "second-pass:\n  model: general-second-pass\n  keep: 0.35\n  add: 0.3\n  early-stop: 4\n"
-FLOOR = ("second-pass:\n  model: general-second-pass\n  keep: 0.6\n  add: 0.6\n  page-floor: 0.2\n"
-         "  early-stop: 4\n")
+# A config of the user's: the general config's features, with a second
+# pass whose settings the tests vary (its training settings the general
+# config's: a mapping merges over its base's).
+HEAD = "base: general\ntemplate: general\n"
+GOOD = "second-pass:\n  keep: 0.35\n  add: 0.3\n  early-stop: 4\n"
+FLOOR = "second-pass:\n  keep: 0.6\n  add: 0.6\n  page-floor: 0.2\n  early-stop: 4\n"
 
 
 def written(tmp_path, text: str, name: str = "mine.yaml"):
@@ -31,8 +33,8 @@ def written(tmp_path, text: str, name: str = "mine.yaml"):
 def test_the_key_is_read_with_the_config(tmp_path) -> None:
     second = load_config(written(tmp_path, GOOD)).second_pass
     assert second is not None
-    assert (second.model, second.keep, second.add, second.early_stop) == (
-        MODEL_DIR / "general-second-pass.lgbm", 0.35, 0.3, 4.0)
+    assert (second.keep, second.add, second.early_stop) == (0.35, 0.3, 4.0)
+    assert (second.rounds, second.trees) == (100, load_config("general").second_pass.trees)
     # --favor's bars and the page floor come from the base config unless
     # the config names its own.
     assert second.favor == load_config("general").second_pass.favor
@@ -73,21 +75,33 @@ def test_a_config_without_the_key_or_with_null_has_no_second_pass(tmp_path) -> N
 
 
 @pytest.mark.parametrize("text, why", [
-    ("second-pass: [0.35, 0.3]", "must be a mapping with model, keep, add, page-floor, early-stop and favor, or null, not list"),
-    ("second-pass:\n  model: m\n  keep: 1.5\n  add: 0.3\n", "'keep' must be a probability between 0 and 1"),
-    ("second-pass:\n  model: m\n  keep: 0.35\n  add: yes\n", "'add' must be a probability between 0 and 1"),
-    ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  page-floor: 0.32\n",
+    ("second-pass: [0.35, 0.3]", "must be a mapping of the second pass's bars and training "
+                                 "settings (victor/rescoring/settings.py), or null, not list"),
+    ("second-pass:\n  keep: 1.5\n  add: 0.3\n", "'keep' must be a probability between 0 and 1"),
+    ("second-pass:\n  keep: 0.35\n  add: yes\n", "'add' must be a probability between 0 and 1"),
+    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  page-floor: 0.32\n",
      "'page-floor' must be a probability no higher than keep and add, or null"),
-    ("second-pass:\n  model:\n  keep: 0.35\n  add: 0.3\n", "'model' must be a second-pass model's name or path"),
-    ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  early-stop: -4\n",
+    ("second-pass:\n  model: general-second-pass\n  keep: 0.35\n  add: 0.3\n",
+     "'model' is no longer read: the trees are a file of the model folder that victor learn "
+     "writes (docs/models.md); take the line out"),
+    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  early-stop: -4\n",
      "'early-stop' must be a positive margin (LightGBM's pred_early_stop_margin), or null for every tree"),
-    ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  rounds: 100\n",
-     "unknown key 'rounds'; known keys: model, keep, add, page-floor, early-stop, favor"),
-    ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  favor: 0.6\n",
+    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  early-stop-every: 0\n",
+     "'early-stop-every' must be a number of trees, at least 1, where early-stop is set"),
+    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  depth: 3\n",
+     "unknown key 'depth'; known keys: keep, add, page-floor, early-stop, early-stop-every, favor, "
+     "rounds, seeds, left-out, trees"),
+    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  rounds: 0\n",
+     "'rounds' must be a whole number, at least 1"),
+    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  trees: {num_leaves: [31]}\n",
+     "'trees' must map LightGBM's parameter names to numbers or names"),
+    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  trees: {objective: binary, seed: 3}\n",
+     "'trees': each booster's seed is its number; set 'seeds' instead"),
+    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  favor: 0.6\n",
      "'favor' must map precision and recall to probabilities"),
-    ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  favor: {speed: 0.6}\n",
+    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  favor: {speed: 0.6}\n",
      "'favor': unknown setting 'speed'; known: precision, recall"),
-    ("second-pass:\n  model: m\n  keep: 0.35\n  add: 0.3\n  favor: {recall: -1}\n",
+    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  favor: {recall: -1}\n",
      "'favor': recall must be a probability between 0 and 1"),
 ])
 def test_a_bad_value_is_refused_in_one_line_naming_the_file(tmp_path, text: str, why: str) -> None:
@@ -97,18 +111,17 @@ def test_a_bad_value_is_refused_in_one_line_naming_the_file(tmp_path, text: str,
     assert str(e.value) == f"{path}: key 'second-pass': {why}"
 
 
-def test_without_lightgbm_a_config_that_uses_it_stops_in_one_line(tmp_path) -> None:
-    """LightGBM is imported when a config names a second pass, and then
-    only: without it the cleaneval config cleans, and a config with the key
-    stops with one line saying how to install it."""
-    path = written(tmp_path, GOOD)
+def test_without_lightgbm_a_model_with_trees_stops_in_one_line() -> None:
+    """LightGBM is imported when a model has trees, and then only: without
+    it the cleaneval model cleans, and the general one stops with one line
+    saying how to install it."""
     probe = ("import sys; sys.modules['lightgbm'] = None\n"
              "from victor.cleaner import Cleaner\n"
              "from victor.errors import VictorError\n"
              "print(len(Cleaner('cleaneval').clean(open('data/cleaneval/1.html', 'rb').read()).labels) > 0)\n"
-             "try:\n    Cleaner(sys.argv[1])\n"
+             "try:\n    Cleaner('general')\n"
              "except VictorError as e:\n    print(e)\n")
-    proc = subprocess.run([sys.executable, "-c", probe, str(path)], cwd=ROOT, capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     assert proc.stdout.splitlines() == [
         "True",
@@ -116,29 +129,21 @@ def test_without_lightgbm_a_config_that_uses_it_stops_in_one_line(tmp_path) -> N
         "victor-cleaner (Victor's dependencies)"]
 
 
-def test_a_missing_model_file_is_one_line(tmp_path) -> None:
+def test_a_trees_file_that_is_no_lightgbm_model_is_one_line(tmp_path) -> None:
+    """Even with its size and hash recorded: the record says the file is
+    the one written, not that it holds trees."""
     from victor.cleaner import Cleaner
 
-    path = written(tmp_path, GOOD.replace("general-second-pass", "./nowhere.lgbm"))
+    folder = model_copy(tmp_path / "m", replaced={"second-pass": b"tree of life\n"})
     with pytest.raises(VictorError) as e:
-        Cleaner(path)
-    assert str(e.value).startswith(f"{tmp_path / 'nowhere.lgbm'}: no such second-pass model")
-
-
-def test_a_file_that_is_no_lightgbm_model_is_one_line(tmp_path) -> None:
-    from victor.cleaner import Cleaner
-
-    (tmp_path / "notes.lgbm").write_text("tree of life\n", encoding="utf-8")
-    path = written(tmp_path, GOOD.replace("general-second-pass", "./notes.lgbm"))
-    with pytest.raises(VictorError) as e:
-        Cleaner(path)
-    assert str(e.value).startswith(f"{tmp_path / 'notes.lgbm'}: not a LightGBM model (")
+        Cleaner(model=folder)
+    assert str(e.value).startswith(f"{folder / 'second-pass.file'}: not a LightGBM model (")
     assert "\n" not in str(e.value)
 
 
 def test_a_model_of_several_boosters_gives_their_mean(tmp_path) -> None:
     """The shipped trees are boosters of several seeds, one after another in
-    one file; each page's probabilities are their mean. Cut into files of
+    one file; each page's probabilities are their mean. Cut into models of
     one booster each, they give the parts of that mean."""
     import numpy as np
 
@@ -146,14 +151,13 @@ def test_a_model_of_several_boosters_gives_their_mean(tmp_path) -> None:
     from victor.rescoring import probabilities, split_models
 
     shipped = Cleaner("general")
-    parts = split_models(shipped.config.second_pass.model.read_text(encoding="utf-8"))
+    parts = split_models(shipped.trained.trees_text)
     assert len(parts) > 1
     result = shipped.label(shipped.read((ROOT / "data" / "dragnet" / "R28.html").read_bytes()))
     each = []
     for i, part in enumerate(parts):
-        (tmp_path / f"one{i}.lgbm").write_text(part, encoding="utf-8")
-        one = Cleaner(written(tmp_path, GOOD.replace("general-second-pass", f"./one{i}.lgbm"),
-                              f"one{i}.yaml"))
+        one = Cleaner(model=model_copy(tmp_path / f"one{i}",
+                                       replaced={"second-pass": part.encode()}))
         each.append(probabilities(one.second_pass, *first_pass(result)))
     assert np.allclose(probabilities(shipped.second_pass, *first_pass(result)),
                        np.mean(each, axis=0))

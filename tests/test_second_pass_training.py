@@ -1,18 +1,17 @@
-"""Training the second pass (victor/training/second_pass.py, `learn
---second-pass`) from a saved benchmark run, on real pages of data/.
+"""Training the second pass (victor/training/second_pass.py) on held-out
+first passes, on real pages of data/.
 
-A real run takes an hour of cross-validation; here the run file holds the
-shipped general model's own first pass of four pages, in the format
-`benchmarks.quality --save-run` writes (content probabilities before
-calibration, decoded labels, gold labels, keyed by the annotation's path in
-another clone). The trees it gives are no good (four pages, pages the CRF
-learnt): the tests say what the training does, not how well."""
+`victor learn` takes them from its own site folds; here the shipped general
+model's first pass of four pages stands in (content probabilities before
+calibration, decoded labels, gold labels). The trees it gives are no good
+(four pages, pages the CRF learnt): the tests say what the training does,
+not how well."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -32,21 +31,20 @@ from victor.training import second_pass
 ANNOS = [DRAGNET / "R28.anno", DRAGNET / "488.anno", WCXB / "0001.anno", WCXB / "0021.anno"]
 
 
+def first_pass(anno, cleaner: Cleaner) -> dict[str, list]:
+    """What a fold gives the trees of a page: its first pass's content
+    probabilities and labels, and its gold labels."""
+    result = cleaner.label(cleaner.read(read_input(load_annotation(str(anno)).source)))
+    return {"content": content_probabilities(result.marginals), "labels": result.labels,
+            "truth": load_training_page(anno, cleaner.config)[1]}
+
+
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
-    """A run file of the general config's first pass of ANNOS, as if saved
-    in a clone at /elsewhere."""
+def pages():
     cleaner = Cleaner("general")
-    saved = {"content": {}, "labels": {}, "truth": {}}
-    for anno in ANNOS:
-        result = cleaner.label(cleaner.read(read_input(load_annotation(str(anno)).source)))
-        name = f"/elsewhere/data/{anno.parent.name}/{anno.name}"
-        saved["content"][name] = content_probabilities(result.marginals)
-        saved["labels"][name] = result.labels
-        saved["truth"][name] = load_training_page(anno, cleaner.config)[1]
-    path = tmp_path_factory.mktemp("run") / "run.json"
-    path.write_text(json.dumps({"general": saved}), encoding="utf-8")
-    return path
+    selected = select_features(cleaner.config, ())
+    return [second_pass.run_page(str(a), first_pass(a, cleaner), cleaner.config, selected)
+            for a in ANNOS]
 
 
 def learn(*args: str):
@@ -54,62 +52,47 @@ def learn(*args: str):
                           text=True, timeout=300)
 
 
-def test_learn_trains_a_model_the_cleaner_reads(run, tmp_path) -> None:
-    model = tmp_path / "sp.lgbm"
-    proc = learn("--second-pass", str(run), *map(str, ANNOS), "-o", str(model))
-    assert proc.returncode == 0, proc.stderr
-    note = json.loads((tmp_path / "sp.lgbm.json").read_text(encoding="utf-8"))
-    blocks = sum(len(load_training_page(a, load_config("general"))[1]) for a in ANNOS)
-    assert (note["pages"], note["blocks"], note["rounds"]) == (4, blocks, 100)
+def test_the_trees_read_every_first_pass_column_but_those_left_out(pages) -> None:
+    settings = replace(load_config("general").second_pass, rounds=5)
+    text, note = second_pass.trained_trees(pages, settings)
+    assert note["pages"] == 4 and note["blocks"] == sum(len(pg.content) for pg in pages)
     assert note["features"][:len(PAGE_FEATURES)] == list(PAGE_FEATURES)
-    config = tmp_path / "mine.yaml"
-    config.write_text("base: general\ntemplate: general\nmodel: general\nsecond-pass:\n"
-                      f"  model: {model}\n  keep: 0.35\n  add: 0.3\n  early-stop: 4\n",
-                      encoding="utf-8")
-    cleaner = Cleaner(config)
-    assert ["crf." + n for n in cleaner.second_pass.first] == note["features"][len(PAGE_FEATURES):]
-    result = cleaner.clean((DRAGNET / "R28.html").read_bytes())
-    assert any(label != "o" for label in result.labels)
+    assert "crf.class-words" not in note["features"]
+    assert set(note["features"][len(PAGE_FEATURES):]) == {
+        "crf." + n for pg in pages for n in pg.columns.names} - {"crf.class-words"}
+    assert text.count("\ntree\n") + text.startswith("tree\n") == settings.seeds
 
 
-def test_a_page_the_run_does_not_hold_is_named(run, tmp_path) -> None:
-    proc = learn("--second-pass", str(run), str(ANNOS[0]), str(DRAGNET / "100.anno"),
-                 "-o", str(tmp_path / "sp.lgbm"))
-    assert proc.returncode == 2
-    assert proc.stderr.strip() == (f"error: {DRAGNET / '100.anno'}: not in the run {run} "
-                                   "(1 of 2 pages are not)")
-
-
-def test_a_run_whose_blocks_differ_is_refused(run, tmp_path) -> None:
-    """A run of another reading of the pages (another config, another
+def test_a_first_pass_whose_blocks_differ_is_refused() -> None:
+    """A first pass of another reading of the page (another config, another
     version) would teach the trees wrong blocks."""
-    from victor.training.second_pass import train_second_pass
-
-    saved = json.loads(run.read_text(encoding="utf-8"))
-    name = next(iter(saved["general"]["truth"]))
-    saved["general"]["truth"][name] = saved["general"]["truth"][name][1:]
-    other = tmp_path / "other.json"
-    other.write_text(json.dumps(saved), encoding="utf-8")
-    with pytest.raises(VictorError, match="do not line up with the run's"):
-        train_second_pass([str(ANNOS[0])], other, load_config("general"), tmp_path / "m.lgbm")
-    assert not (tmp_path / "m.lgbm").exists()
+    cleaner = Cleaner("general")
+    saved = first_pass(ANNOS[0], cleaner)
+    saved["truth"] = saved["truth"][1:]
+    with pytest.raises(VictorError, match="do not line up with its first pass's"):
+        second_pass.run_page(str(ANNOS[0]), saved, cleaner.config,
+                             select_features(cleaner.config, ()))
 
 
-def test_cross_fitting_scores_each_fold_with_trees_that_never_saw_it(run) -> None:
-    """benchmarks.quality measures the article config by cross_fitted: a
-    page's probabilities come from trees of the other folds, so a page's own
-    gold cannot move them, and another fold's gold does."""
-    config = load_config("general")
-    saved = second_pass.read_run(run, "general")
-    selected = select_features(config, ())
-    pages = [second_pass.run_page(str(a), saved[f"{a.parent.name}/{a.name}"], config, selected)
-             for a in ANNOS]
+def test_the_old_second_pass_option_says_what_replaced_it() -> None:
+    proc = learn("--second-pass", "run.json", *map(str, ANNOS), "-o", "sp.lgbm")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "victor learn --config NAME -o FOLDER FILES.anno trains the CRF and its second pass" \
+        in proc.stderr
+
+
+def test_cross_fitting_scores_each_fold_with_trees_that_never_saw_it(pages) -> None:
+    """learn --cross-validate and benchmarks.quality measure the second
+    pass by cross_fitted: a page's probabilities come from trees of the
+    other folds, so a page's own gold cannot move them, and another fold's
+    gold does."""
+    settings = replace(load_config("general").second_pass, rounds=10)
     fold = [0, 1, 0, 1]  # a Dragnet and a WCXB page each
-    q = second_pass.cross_fitted(pages, fold, 4.0, rounds=10)
+    q = second_pass.cross_fitted(pages, fold, settings)
     assert [len(x) for x in q] == [len(pg.content) for pg in pages]
     assert all(((0 <= x) & (x <= 1)).all() for x in q)
-    pages[0].content = 1 - pages[0].content  # fold 0's gold, upside down
-    flipped = second_pass.cross_fitted(pages, fold, 4.0, rounds=10)
+    upside_down = [replace(pages[0], content=1 - pages[0].content), *pages[1:]]  # fold 0's gold
+    flipped = second_pass.cross_fitted(upside_down, fold, settings)
     assert np.array_equal(flipped[0], q[0]) and np.array_equal(flipped[2], q[2])
     assert not np.array_equal(flipped[1], q[1])
 

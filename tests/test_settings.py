@@ -16,6 +16,7 @@ from victor.crf.model import differences
 from victor.config import (CONFIG_DIR, DEFAULT_CONFIG, load_config, settings,
                            shipped_configs)
 from victor.errors import VictorError
+from victor.model import load as load_model
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "data" / "cleaneval" / "1.html"
@@ -41,14 +42,16 @@ def edited_config(tmp_path: Path, name: str = "cleaneval") -> Path:
 @pytest.mark.parametrize("name", shipped_configs())
 def test_the_shipped_models_record_their_settings(name):
     config = load_config(name)
-    Cleaner(config)  # loads: the recorded settings are the config's
+    assert load_model(config.model).recipe["settings"] == settings(config)
+    assert Cleaner(config).selected  # loads: the recorded settings are the config's
 
 
 @pytest.mark.parametrize("name", shipped_configs())
 def test_an_edited_value_list_is_named(tmp_path, name):
     assert DEFAULT_CONFIG in shipped_configs()  # the default is checked too
-    with pytest.raises(VictorError, match=r"the config's values\.split\.p differ from what "
-                                          r"the model was trained with"):
+    with pytest.raises(VictorError, match=r"key 'values\.split\.p' is \[0, 1, 2, 4\] here but "
+                                          r"\[0, 1, 2, 3\] in the model .*; cleaning follows "
+                                          r"the model's record: .* or retrain: victor learn"):
         Cleaner(load_config(edited_config(tmp_path, name)))
 
 
@@ -74,16 +77,3 @@ def test_a_model_named_alone_brings_its_config():
     model = load_config("cleaneval").model
     assert Cleaner(model=model).config.name == "cleaneval"
     assert Cleaner().config.name == "general"
-
-
-@pytest.mark.parametrize("name", [n for n in shipped_configs()
-                                  if load_config(n).model_config == n])
-def test_a_shipped_model_decodes_as_its_config_does(name):
-    """A model cleans alone (`--model`) with the decoding it records: the
-    shipped model of a config must record that config's, or the command
-    with `--config` and with `--model` would keep different text."""
-    from victor.config import decoding_settings
-    from victor.crf.model import read_metadata
-
-    config = load_config(name)
-    assert read_metadata(config.model)["decoding"] == decoding_settings(config)

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import pytest
 
+from model_support import redecoded
 from repo_data import DRAGNET, WCXB
 from victor.batch.inputs import read_input
 from victor.cleaner import Cleaner
@@ -87,7 +88,7 @@ def test_a_page_in_one_box_is_decided_block_by_block():
     page = re.sub(r"(?is)<body[^>]*>(.*)</body>", r"<body><div>\1</div></body>", inline)
     general = load_config("general")
     with_boxes = Cleaner(general).clean(page)
-    without = Cleaner(replace(general, line_share=None)).clean(page)
+    without = Cleaner(model=redecoded(replace(general, line_share=None))).clean(page)
     boxes = layout(with_boxes.page.blocks).boxes
     assert len(set(boxes) - {-1}) <= 2  # the page is one box
     assert with_boxes.labels == without.labels

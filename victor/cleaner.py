@@ -23,11 +23,12 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from victor import crf, decoding, features, output, rescoring
+from victor.model import TrainedModel, check_recipe, load as load_model
 from victor.collector import paused
 from victor.output import Rendering
 from victor.decoding.calibration import content_probabilities
 from victor.columns import Columns
-from victor.config import DEFAULT_CONFIG, Config, from_model, load_config, settings
+from victor.config import DEFAULT_CONFIG, Config, load_config
 from victor.errors import EMPTY_PAGE, NO_TEXT, OtherLanguage, VictorError, about
 from victor.output.language import identify, parse_languages
 from victor.labels import CONTENT, LABELS
@@ -172,48 +173,57 @@ class Result:
 class Cleaner:
     """Loads what cleaning needs once; `clean` may then be called for many pages.
 
-    `config` is a shipped config's name or a config file; `model` replaces
-    the config's model, and a model alone (`from_model`) brings the
-    settings and decoding it was trained with; with `threshold` (a probability, 0 to 1) a content
-    block the model is less sure of than that becomes boilerplate; with
-    `language` ("en", "en,de" or a list of codes) a page whose cleaned text
-    is in none of them raises OtherLanguage, a VictorError."""
+    `config` is a shipped config's name or a config file, and cleaning uses
+    the model it names (`model:`, by default the shipped one of its name);
+    `model` (a model folder, or a model made in memory: victor.model) is
+    the model to use instead. A model follows its own record (victor/model.py):
+    a model alone brings the settings and decoding it was made with, and a
+    config given with it must agree with that record, else VictorError
+    says which key differs. With `threshold` (a probability, 0 to 1) a
+    content block the model is less sure of than that becomes boilerplate;
+    with `language` ("en", "en,de" or a list of codes) a page whose cleaned
+    text is in none of them raises OtherLanguage, a VictorError."""
 
     def __init__(self, config: str | Path | Config | None = None,
-                 model: str | Path | None = None, threshold: float | None = None,
+                 model: str | Path | TrainedModel | None = None, threshold: float | None = None,
                  language: str | Sequence[str] | None = None, favor: str | None = None):
         if threshold is not None and not 0.0 <= threshold <= 1.0:
             raise VictorError(f"threshold {threshold:g}: must lie between 0 and 1 "
                               "(a probability that a block is content)")
         if favor is not None and favor not in decoding.FAVOR_BARS:
             raise VictorError(f"favor {favor!r}: choose one of {', '.join(decoding.FAVOR_BARS)}")
-        if config is None and model is not None:
-            # The model carries its settings and decoding: nothing else is read.
-            self.model = crf.load_model(model)
-            self.config = from_model(model, self.model.metadata)
-        else:
-            self.config = (config if isinstance(config, Config)
-                           else load_config(config or DEFAULT_CONFIG))
-            self.model = crf.load_model(model or self.config.model,
-                                        expected_config=self.config.model_config,
-                                        expected_settings=settings(self.config))
+        named = None
+        if config is not None or model is None:
+            named = config if isinstance(config, Config) else load_config(config or DEFAULT_CONFIG)
+        if model is None and not named.model.exists():
+            raise VictorError(f"{named.path}: its model {named.model} is not there (key 'model', "
+                              "by default the config's own name); train one with victor learn "
+                              f"--config {named.path} -o FOLDER FILES.anno and name it there, "
+                              "or give --model FOLDER")
+        trained = model if isinstance(model, TrainedModel) else load_model(model or named.model)
+        if named is not None:
+            check_recipe(trained, named)
+        self.trained = trained
+        # The config as named (it agrees with the model's record on every
+        # key the record holds), else the record's own.
+        self.config = named or trained.config
+        self.model = trained.crf
         # What the model was trained without (learn --disable) stays out.
         self.selected = features.select_features(self.config,
                                                  self.model.metadata.get("disabled", []))
         self.lm = _language_model(self.config, self.selected)
-        # The config's second pass (victor/rescoring/), its trees loaded once.
-        self.second_pass = (rescoring.load(self.config.second_pass)
-                            if self.config.second_pass is not None else None)
+        # The model's second pass (victor/rescoring/), its trees loaded once.
+        self.second_pass = trained.trees
         self.threshold = threshold
         self.favor = favor
         # "" is a mistake, not "any language": it would silently filter nothing.
         self.languages = parse_languages(language) if language is not None else ()
 
     @classmethod
-    def from_model(cls, model: str | Path, threshold: float | None = None,
+    def from_model(cls, model: str | Path | TrainedModel, threshold: float | None = None,
                    language: str | Sequence[str] | None = None,
                    favor: str | None = None) -> "Cleaner":
-        """A Cleaner of a trained model file and nothing else."""
+        """A Cleaner of a trained model and nothing else."""
         return cls(None, model, threshold, language, favor)
 
     @paused

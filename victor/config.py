@@ -7,9 +7,12 @@ a path to a file works too. A config may extend another (`base: NAME`) and
 state only how it differs: its mappings (values, scales, regexp, crf) add
 to or replace the base's entries, any other key replaces the base's.
 
-A trained model records what its features were computed with and how its
-labels are decoded (victor.training.fitting.train), so that `from_model`
-gives the config to clean with it without the file it was trained from.
+A config is a recipe: `victor learn` reads it to train a model, and the
+model records it (`recipe`). At cleaning time a config names its model
+(`model:`, by default the shipped one of its own name), and the model's
+record is what cleaning follows (victor/model.py): a config whose keys
+differ from the record of the model it names is refused, never half
+applied.
 
 The shipped configs, templates and models are package data, found through
 importlib.resources so that they are there however Victor was installed.
@@ -21,7 +24,7 @@ import hashlib
 import importlib.resources
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +54,15 @@ MODEL_DIR = _package_folder("models")
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def portable(path: Path) -> str:
+    """A path inside the project as relative to it, so that a shipped
+    model's record does not name the machine it was trained on."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
 @dataclass(frozen=True)
 class Config:
     name: str
@@ -60,7 +72,7 @@ class Config:
     parser: str
     tag_delete: frozenset[str]
     template: Path
-    model: Path
+    model: Path  # the model folder (victor/model.py)
     crf_features: tuple[str, ...]
     values: dict[str, tuple[float, ...]]
     scales: dict[str, int]
@@ -89,12 +101,9 @@ class Config:
     line_share: float | None = None
     # ... unless it holds more words than this (one box around a page).
     line_words: int | None = None
-    # victor/rescoring/: trees that decide again after decoding; None: none.
+    # victor/rescoring/: trees that decide again after decoding, and how
+    # they are trained; None: none.
     second_pass: second_pass_settings.SecondPassSettings | None = None
-    # The config the model was trained for (victor.crf.load_model checks
-    # it): the config's own name, or the shipped config whose model it
-    # borrows by bare name (`model: general`).
-    model_config: str = ""
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
@@ -103,7 +112,7 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "parser": (str, "a parser name"),
     "tag-delete": (list, "a list of tag names"),
     "template": (str, "a template name or path"),
-    "model": (str, "a model path"),
+    "model": (str, "a model's name or folder"),
     "crf-features": (list, "a list of feature names"),
     "base": (str, "the name or path of the config this one extends"),
     "values": (dict, "a mapping of feature names to ascending number lists"),
@@ -118,7 +127,8 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "repeat-words": ((int, type(None)), "a number of words, at least 1, or null"),
     "line-share": ((int, float, type(None)), "a share between 0 and 1, or null"),
     "line-words": ((int, type(None)), "a number of words, at least 1, or null"),
-    "second-pass": ((dict, type(None)), "a mapping with model, keep, add, page-floor, early-stop and favor, or null"),
+    "second-pass": ((dict, type(None)), "a mapping of the second pass's bars and training "
+                                         "settings (victor/rescoring/settings.py), or null"),
 }
 _REQUIRED = ("tag-delete", "crf-features")
 
@@ -173,17 +183,17 @@ def _read(path: Path, seen: tuple[Path, ...]) -> dict[str, Any]:
     return merged
 
 
-def from_model(model: str | Path, metadata: dict[str, Any]) -> Config:
-    """The config a model was trained with, from what it recorded: its
-    feature settings and its decoding. A model recorded before decoding
-    was decodes by its best path alone."""
-    recorded = metadata.get("settings")
-    if not isinstance(recorded, dict):
-        raise VictorError(f"{model}: the model records no settings; name its config with --config")
-    raw = {**recorded, **metadata.get("decoding", {}), "model": str(Path(model).resolve())}
-    name = str(metadata.get("config", Path(model).stem))
-    path = Path(model).with_name(f"{name}.yaml")
-    return _checked(raw, path, str(metadata.get("config_sha256", "")))
+def from_record(recipe: dict[str, Any], source: Path, name: str, digest: str) -> Config:
+    """The config a model records (`recipe`): what cleaning with the model
+    follows. `source` (the model's record) names it in the errors."""
+    try:
+        raw = {**recipe["settings"], **recipe["decoding"], "crf": recipe["crf"],
+               "model": str(source.parent)}
+        if raw.get("second-pass") is not None:
+            raw["second-pass"] = {**raw["second-pass"], **recipe["second-pass"]}
+    except (KeyError, TypeError) as e:
+        raise VictorError(f"{source}: its recipe lacks {e}; retrain the model") from None
+    return replace(_checked(raw, source, digest), name=name)
 
 
 def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
@@ -259,13 +269,11 @@ def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
     if parser not in PARSERS:
         raise bad("parser", f"unknown parser {parser!r}; choose one of {', '.join(PARSERS)}")
     template_path = _locate(raw.get("template", path.stem), path, TEMPLATE_DIR, ".tpl")
-    model_path = _locate(raw.get("model", path.stem), path, MODEL_DIR, ".crfsuite")
+    model_path = _locate(raw.get("model", path.stem), path, MODEL_DIR, "")
     lm = raw.get("perplexity-model")
     second = raw.get("second-pass")
     if second is not None:
-        second = second_pass_settings.checked(second, path, lambda v: _locate(
-            v, path, MODEL_DIR, second_pass_settings.MODEL_SUFFIX))
-    model_name = raw.get("model", path.stem)
+        second = second_pass_settings.checked(second, path)
     return Config(
         name=path.stem,
         path=path,
@@ -288,15 +296,13 @@ def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
         line_share=shares["line-share"],
         line_words=counts["line-words"],
         second_pass=second,
-        model_config=(model_name.removesuffix(".crfsuite") if "/" not in model_name
-                      else path.stem),
         raw=raw,
     )
 
 
 def _locate(value: str, config_path: Path, folder: Path, suffix: str) -> Path:
-    """A bare name is a file of the package's own folder (`cleaneval` ->
-    victor/templates/cleaneval.tpl); a path is taken relative to the config file,
+    """A bare name is a file or folder of the package's own (`cleaneval` ->
+    victor/templates/cleaneval.tpl, victor/models/cleaneval/); a path is taken relative to the config file,
     so that a user's config can sit beside the user's template and model."""
     if "/" not in value:
         return folder / (value if value.endswith(suffix) else value + suffix)
@@ -309,14 +315,14 @@ def shipped_configs() -> list[str]:
     robustness tests, the fuzzer and benchmarks.coverage run over, so that a
     config gets checked as soon as its model is there."""
     return [p.stem for p in sorted(CONFIG_DIR.glob("*.yaml"))
-            if load_config(p.stem).model.is_file()]
+            if (load_config(p.stem).model / "model.json").is_file()]
 
 
 def settings(config: Config) -> dict[str, Any]:
     """What a model's features depend on, resolved from the config: a model
-    records it when trained (victor.training.fitting.train), and cleaning with a
-    config whose settings differ is refused, since the same feature names
-    would then carry other values than the model learnt. Comments and
+    records it (`recipe`, victor/model.py), and cleaning with a config whose
+    settings differ is refused, since the same feature names would then
+    carry other values than the model learnt. Comments and
     layout of the YAML file do not count; the CRF's own parameters and the
     model path do not either, as they do not change what a block looks
     like."""
@@ -339,9 +345,9 @@ def settings(config: Config) -> dict[str, Any]:
 
 
 def decoding_settings(config: Config) -> dict[str, Any]:
-    """How a config decodes the CRF's labels (victor/decoding/), under the
-    keys of the config file: a model records it, so that cleaning with the
-    model alone decodes as its config did."""
+    """How a config decides the CRF's labels (victor/decoding/), under the
+    keys of the config file: a model records it, and cleaning follows the
+    model's record."""
     out: dict[str, Any] = {"floor-share": config.floor_share}
     if config.keep_above is not None:
         out["keep-above"] = config.keep_above
@@ -355,15 +361,31 @@ def decoding_settings(config: Config) -> dict[str, Any]:
         out["line-share"] = config.line_share
     if config.line_words is not None:
         out["line-words"] = config.line_words
-    second = config.second_pass
-    if second is not None:
-        # the package's own trees by name, wherever the package is installed
-        shipped = second.model.parent == MODEL_DIR
-        out["second-pass"] = {"model": second.model.stem if shipped else str(second.model),
-                              "keep": second.keep, "add": second.add,
-                              "early-stop": second.early_stop}
-        if second.page_floor is not None:
-            out["second-pass"]["page-floor"] = second.page_floor
-        if second.favor:
-            out["second-pass"]["favor"] = dict(second.favor)
+    out["second-pass"] = (None if config.second_pass is None
+                          else second_pass_settings.decoding(config.second_pass))
     return out
+
+
+def crf_params(params: dict[str, Any]) -> dict[str, Any]:
+    """The CRF's training parameters as a model records them: checked, in
+    the config's spelling (max-iterations), sorted."""
+    return {k.replace("_", "-"): v for k, v in sorted(check_params(params, "crf").items())}
+
+
+def recipe(config: Config, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything a model is made from that its config says, grouped as
+    the model records it (victor/model.py): the features' settings, the
+    template's hash, the CRF's training parameters (`params` where learn's
+    command line changed the config's), the decoding, and how the second
+    pass's trees are trained. A config given with a model must agree with
+    its record key for key."""
+    from victor.crf.template import load_template
+
+    return {
+        "settings": settings(config),
+        "template": load_template(config.template).digest,
+        "crf": crf_params(config.crf if params is None else params),
+        "decoding": decoding_settings(config),
+        "second-pass": (None if config.second_pass is None
+                        else second_pass_settings.training(config.second_pass)),
+    }

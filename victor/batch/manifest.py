@@ -61,13 +61,11 @@ def settings_of(cleaner: Cleaner, options: RunOptions, formats: list[str],
 
 
 def model_digest(cleaner: Cleaner) -> str:
-    """The CRF by its metadata, which holds its file's sha256, the settings
-    it was trained with and its calibration, and the second pass's trees by
-    their file."""
-    digest = hashlib.sha256(json.dumps(cleaner.model.metadata, sort_keys=True).encode())
-    if cleaner.config.second_pass is not None:
-        digest.update(cleaner.config.second_pass.model.read_bytes())
-    return digest.hexdigest()
+    """The model by its record (victor.model), which holds its recipe and
+    each of its files' sha256: the CRF, its calibration and the trees."""
+    record = cleaner.trained.record
+    return hashlib.sha256(json.dumps({k: record.get(k) for k in ("recipe", "files", "crf")},
+                                     sort_keys=True).encode()).hexdigest()
 
 
 def differences(old: Settings, new: Settings) -> list[str]:

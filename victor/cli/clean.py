@@ -26,7 +26,10 @@ def clean_main(args: argparse.Namespace) -> int:
         return fail(str(e), args.debug)
     named = args.config or (None if args.model else DEFAULT_CONFIG)
     config = named if named is None or resolve(named).parent == CONFIG_DIR else _absolute(named)
-    options = workers.RunOptions(config, _absolute(args.model),
+    from victor.model import resolve as model_folder
+
+    model = _absolute(str(model_folder(args.model))) if args.model else None
+    options = workers.RunOptions(config, model,
                                 args.threshold, int(args.max_size * 1_000_000), args.overwrite,
                                 args.timeout or None, args.language, args.favor,
                                 Rendering(not args.no_links, not args.no_images,
@@ -175,7 +178,9 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
                          "or - for standard input")
     ap.add_argument("--config", help=_CONFIG_HELP + "; with --model alone, the one the "
                                       "model was trained with")
-    ap.add_argument("--model", help="model file (default: the config's shipped model)")
+    ap.add_argument("--model", metavar="FOLDER",
+                    help="a model folder, or a shipped model's name (default: the model the config "
+                         "names; alone, it brings its own config: docs/models.md)")
     ap.add_argument("--format", choices=FORMATS,
                     help=f"output format of pages (default {DEFAULT_FORMAT}); "
                          "WARC files give jsonl")

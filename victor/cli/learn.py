@@ -1,5 +1,6 @@
-"""`victor learn`: train a model, cross-validate, or calibrate, from
-annotated pages."""
+"""`victor learn`: train a model (the CRF, its calibration, its second
+pass: victor/training/pipeline.py) or cross-validate, from annotated
+pages."""
 
 from __future__ import annotations
 
@@ -12,21 +13,28 @@ from pathlib import Path
 from victor.cli.common import _CONFIG_HELP, fail
 from victor.config import DEFAULT_CONFIG, load_config
 from victor.errors import VictorError
+from victor.training.folds import DEFAULT_FOLDS
 
 
 def learn_main(args: argparse.Namespace) -> int:
     """`victor learn` once its arguments are parsed; returns the exit status.
     Training is imported here, so that `victor clean` never loads it."""
-    from victor import crf, features, perplexity
+    from victor import features, perplexity
+    from victor.model import dependents, save
     from victor.training.crossval import (calibrate, calibration_report, cross_validate, report,
                                          with_second_pass)
     from victor.training.dataset import annotation_files, load_examples
-    from victor.training.fitting import check_model_target, train
+    from victor.training.fitting import check_model_target
+    from victor.training.pipeline import checked_recipe, train
 
     try:
         config = load_config(args.config)
         if args.second_pass:
-            return _second_pass(args, config)
+            raise VictorError("--second-pass RUN.json is gone: victor learn --config NAME -o "
+                              "FOLDER FILES.anno trains the CRF and its second pass together "
+                              "(docs/models.md)")
+        if args.from_model:
+            return _from_model(args, config)
         params = dict(config.crf)
         given = {key: value for key, value in (
             ("c1", args.c1), ("c2", args.c2), ("max-iterations", args.max_iterations),
@@ -37,6 +45,8 @@ def learn_main(args: argparse.Namespace) -> int:
         model_path = Path(args.output or config.model)
         if not args.cross_validate:
             check_model_target(model_path, args.overwrite, args.replace_shipped_model)
+        if not args.cross_validate:
+            checked_recipe(config, params, args.calibrate)
         files = list(annotation_files(args.files))
         if args.cross_validate:
             _check_folds(args.cross_validate, len(files), args.split)
@@ -51,7 +61,7 @@ def learn_main(args: argparse.Namespace) -> int:
                 results = cross_validate(examples, config, args.cross_validate, params,
                                          workdir, args.jobs, args.split)
             if config.second_pass is not None:
-                results = with_second_pass(results, examples, config, args.jobs)
+                results = with_second_pass(results, examples, config, args.jobs, args.disable)
                 print(f"{config.name}'s second pass applied, its trees cross-fitted on the "
                       "same folds", file=sys.stderr)
             print(report(results))
@@ -60,27 +70,16 @@ def learn_main(args: argparse.Namespace) -> int:
         notes = {}
         if grid:
             params, notes["search"] = _search(args, examples, config, params, grid)
-        progress = _Progress() if sys.stderr.isatty() else None
-        meta = train(examples, config, model_path, params, progress, args.disable, notes)
-        if progress:
-            progress.close()
-        print(f"wrote {model_path}: {meta['pages']} pages, labels {meta['labels']}, "
-              f"{meta['iterations']} iterations in {meta['training_seconds']:.1f}s",
-              file=sys.stderr)
-        if config.second_pass is not None:
-            # The trees learnt from the probabilities of models of the
-            # shipped pages; a model of other pages gives other ones.
-            print(f"note: {model_path} cleans with {config.name}'s second pass "
-                  f"({config.second_pass.model.name}), trained on another first pass; "
-                  "train trees for it with --second-pass, or set 'second-pass: null' in "
-                  "your config (docs/second-pass.md)", file=sys.stderr)
-        if args.calibrate:
-            with tempfile.TemporaryDirectory(prefix="victor-cv-") as workdir:
-                results = cross_validate(examples, config, args.calibrate, params,
-                                         workdir, args.jobs, args.split)
-            fitted = calibrate(results, examples, args.split)
-            crf.set_calibration(model_path, fitted)
-            print(f"calibrated {model_path}: " + calibration_report(fitted), file=sys.stderr)
+        progress = _Progress(started)
+        model = train(examples, config, params, folds=args.calibrate, split=args.split,
+                      jobs=args.jobs, disabled=args.disable, notes=notes,
+                      progress=progress.for_training())
+        progress.close()
+        saved = save(model, model_path)
+        print(f"wrote {model_path}: {len(examples)} pages, labels {saved.crf.metadata['labels']}"
+              f"{', with its second pass' if saved.trees is not None else ''}; "
+              f"took {_duration(time.perf_counter() - started)} in all", file=sys.stderr)
+        _note_dependents(model_path, dependents)
         return 0
     except VictorError as e:
         return fail(str(e), args.debug)
@@ -128,21 +127,21 @@ def _search(args: argparse.Namespace, examples, config, params: dict,
             record(found, args.search_folds, args.split))
 
 
-def _second_pass(args: argparse.Namespace, config) -> int:
-    """`victor learn --second-pass RUN.json`: the trees of victor/rescoring/
-    over the run's first pass of `--config` (victor/training/second_pass.py)."""
-    from victor.training.dataset import annotation_files
+def _from_model(args: argparse.Namespace, config) -> int:
+    """`victor learn --config NAME --from-model MODEL -o FOLDER`: MODEL's
+    CRF, calibration and trees with the config's decoding keys, no
+    training (victor.model.with_decoding)."""
+    from victor.model import dependents, load, save, with_decoding
     from victor.training.fitting import check_model_target
-    from victor.training.second_pass import train_second_pass
 
-    if not args.output:
-        raise VictorError("--second-pass: name the model file to write with -o FILE.lgbm")
-    model_path = Path(args.output)
+    if args.files:
+        raise VictorError("--from-model trains nothing: give no FILES")
+    model_path = Path(args.output or config.model)
     check_model_target(model_path, args.overwrite, args.replace_shipped_model)
-    note = train_second_pass(list(annotation_files(args.files)), args.second_pass, config,
-                             model_path, threads=args.jobs)
-    print(f"wrote {model_path}: {note['pages']} pages, {note['blocks']} blocks, "
-          f"{note['rounds']} rounds in {note['seconds']:.0f} s", file=sys.stderr)
+    saved = save(with_decoding(load(args.from_model), config), model_path)
+    print(f"wrote {model_path}: {saved.record['made_from']['model']}'s trained parts with "
+          f"{config.name}'s decoding", file=sys.stderr)
+    _note_dependents(model_path, dependents)
     return 0
 
 
@@ -160,31 +159,69 @@ def _check_folds(k: int, pages: int, split: str) -> None:
                           f"page{'s' if pages != 1 else ''} given")
 
 
-class _Progress:
-    """One status line on the terminal while L-BFGS iterates."""
+def _note_dependents(folder: Path, dependents) -> None:
+    """A shipped model that names files of the one just written (the
+    article model, the general one's) must be written again."""
+    for other in dependents(folder):
+        print(f"note: {other} names files of {folder}, which changed: write it again with "
+              f"victor learn --config {other.name} --from-model {folder} -o {other} "
+              "--replace-shipped-model", file=sys.stderr)
 
-    def __call__(self, iteration: int, loss: float) -> None:
-        print(f"\riteration {iteration}  loss {loss:.2f}", end="", file=sys.stderr, flush=True)
+
+class _Progress:
+    """What training says on standard error: a line a step, with the time
+    since the command started, and on a terminal one status line redrawn
+    while L-BFGS iterates."""
+
+    def __init__(self, started: float):
+        self.started = started
+        self.drawn = sys.stderr.isatty()
+        self.shown = False
+
+    def for_training(self):
+        from victor.training.pipeline import Progress
+
+        return Progress(self.stage, self.iteration if self.drawn else None, self.started)
+
+    def stage(self, line: str) -> None:
+        self.close()
+        print(f"[{_duration(time.perf_counter() - self.started)}] {line}", file=sys.stderr,
+              flush=True)
+
+    def iteration(self, iteration: int, loss: float) -> None:
+        self.shown = True
+        print(f"\riteration {iteration}  loss {loss:.2f}\033[K", end="", file=sys.stderr,
+              flush=True)
 
     def close(self) -> None:
-        print(file=sys.stderr)
+        if self.shown:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+            self.shown = False
+
+
+def _duration(seconds: float) -> str:
+    s = int(seconds + 0.5)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
 
 
 def _learn_arguments(ap: argparse.ArgumentParser) -> None:
-    ap.add_argument("files", nargs="+", help=".anno files (or folders of them)")
+    ap.add_argument("files", nargs="*", help=".anno files (or folders of them)")
     ap.add_argument("--config", default=DEFAULT_CONFIG, help=_CONFIG_HELP)
-    ap.add_argument("-o", "--output",
-                    help="model file to write (default: the config's model, which must not be "
-                         "a shipped one)")
+    ap.add_argument("-o", "--output", metavar="FOLDER",
+                    help="the model folder to write (default: the config's model, which must "
+                         "not be a shipped one; docs/models.md)")
     ap.add_argument("--overwrite", action="store_true",
-                    help="replace the model file if it exists")
+                    help="replace the model folder if it exists (a model folder only)")
     ap.add_argument("--replace-shipped-model", action="store_true",
                     help="allow writing over a model shipped with Victor (victor/models/)")
     ap.add_argument("--cross-validate", type=int, metavar="K",
                     help="split the pages into K folds, train and test each, print the figures")
-    ap.add_argument("--calibrate", type=int, metavar="K",
-                    help="after training, fit the content probability's calibration on K folds "
-                         "(K more trainings) and record it in the model (victor/decoding/calibration.py)")
+    ap.add_argument("--calibrate", type=int, metavar="K", default=DEFAULT_FOLDS,
+                    help=f"site folds (K more CRF trainings, default {DEFAULT_FOLDS}) whose "
+                         "held-out pages give the content probability's calibration "
+                         "(victor/decoding/calibration.py) and the second pass's training "
+                         "pages; 0: the CRF alone, uncalibrated, for a config without a "
+                         "second pass")
     ap.add_argument("--split", choices=("site", "page"), default="site",
                     help="cross-validation folds keep each web site on one side (default), "
                          "or split pages regardless of site (the old, optimistic figures)")
@@ -206,10 +243,10 @@ def _learn_arguments(ap: argparse.ArgumentParser) -> None:
                          "sites, then train with the best; repeat for a grid of several")
     ap.add_argument("--search-folds", type=int, default=5, metavar="K",
                     help="folds for --search (default 5)")
-    ap.add_argument("--second-pass", metavar="RUN.json",
-                    help="train the second pass (victor/rescoring/) instead of the CRF, from "
-                         "this saved benchmark run's first pass of --config (benchmarks.quality "
-                         "--save-run), on FILES; -o names the .lgbm model to write")
+    ap.add_argument("--from-model", metavar="MODEL",
+                    help="train nothing: write MODEL's CRF, calibration and trees with the "
+                         "config's decoding keys (bars, shares) to -o FOLDER")
+    ap.add_argument("--second-pass", metavar="RUN.json", help=argparse.SUPPRESS)
     ap.add_argument("-j", "--jobs", type=int, default=1,
-                    help="processes for cross-validation folds (threads for --second-pass)")
+                    help="processes for the folds (threads for the second pass's trees)")
     ap.add_argument("--debug", action="store_true", help="show tracebacks")

@@ -16,7 +16,7 @@ string of every block.
 """
 
 from victor.crf.expansion import ATTRIBUTE_KEYS, BIAS, Expander, compact_key, expand
-from victor.crf.model import Model, load_model, read_metadata, set_calibration
+from victor.crf.model import Model, load_model, read_metadata
 from victor.crf.modelfile import Weights, read_weights
 from victor.crf.params import DEFAULT_PARAMS, check_params
 from victor.crf.template import Reference, Template, load_template, parse_template
@@ -25,7 +25,7 @@ from victor.labels import LABELS
 __all__ = ["ATTRIBUTE_KEYS", "BIAS", "CRF", "DEFAULT_PARAMS", "Expander", "LABELS", "Model",
            "Reference", "Template", "Weights", "check_params", "compact_key", "expand",
            "load_model", "load_template", "parse_template", "read_metadata", "read_weights",
-           "set_calibration", "train"]
+           "train"]
 
 
 def __getattr__(name: str):

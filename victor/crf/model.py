@@ -1,9 +1,11 @@
-"""A trained model, and the checks a model file passes before it is used.
+"""A trained CRF, and the checks a CRF file passes before it is used.
 
-A model travels as two files: crfsuite's MODEL and MODEL.json beside it,
-which says what it was trained with (template, config, settings) and the
-size and hash of MODEL, so that a truncated or swapped file is refused
-rather than silently misread."""
+A CRF saved alone (CRF.save) travels as two files: crfsuite's MODEL and
+MODEL.json beside it, which says what it was trained with (template,
+config, settings) and the size and hash of MODEL, so that a truncated or
+swapped file is refused rather than silently misread. In a model folder
+(victor/model.py) its metadata is the folder's record's `crf`, and the
+record gives the file's size and hash (`opened`)."""
 
 from __future__ import annotations
 
@@ -22,7 +24,6 @@ from victor.crf.modelfile import MAGIC, Weights, read_weights
 from victor.crf.tagger import Tagger
 from victor.crf.template import Template, parse_template
 from victor.errors import VictorError
-from victor.files import write_atomic
 from victor.labels import LABELS
 
 if TYPE_CHECKING:
@@ -73,24 +74,8 @@ def temperature_of(metadata: dict, source: str) -> float:
         if isinstance(metadata.get("calibration", {}), dict) else None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1000:
         raise VictorError(f"{source}: calibration temperature {value!r} in its metadata is not "
-                          "a positive number; calibrate again (learn.py --calibrate)")
+                          "a positive number; retrain (victor learn --calibrate K)")
     return float(value)
-
-
-def set_calibration(path: str | os.PathLike, calibration: dict) -> dict:
-    """Records a calibration in a model's metadata, leaving the model file
-    as it is (the metadata's hash is of the model file only); returns the
-    metadata written."""
-    path = Path(path)
-    metadata = read_metadata(path)
-    metadata["calibration"] = calibration
-    temperature_of(metadata, str(path))
-    try:
-        write_atomic(metadata_path(path), json.dumps(metadata, indent=2, ensure_ascii=False) + "\n")
-    except OSError as e:
-        raise VictorError(f"{metadata_path(path)}: cannot write model metadata "
-                          f"({e.strerror or e})") from None
-    return metadata
 
 
 def metadata_path(model_path: Path) -> Path:
@@ -136,10 +121,6 @@ def load_model(path: str | os.PathLike, expected_config: object = None,
     if hashlib.sha256(data).hexdigest() != metadata.get("model_sha256"):
         raise VictorError(f"{path}: model file does not match its metadata "
                           f"(corrupt, or replaced without {meta_path.name}); retrain")
-    if metadata.get("attribute_keys") != ATTRIBUTE_KEYS:
-        raise VictorError(f"{meta_path}: model names its attributes by "
-                          f"{metadata.get('attribute_keys')!r}, this Victor by "
-                          f"{ATTRIBUTE_KEYS!r}; retrain {path}")
     if expected_config is not None and metadata.get("config") != expected_config:
         raise VictorError(f"{path}: trained for config {metadata.get('config')!r}, "
                           f"not {expected_config!r}; retrain or choose the matching model")
@@ -149,7 +130,19 @@ def load_model(path: str | os.PathLike, expected_config: object = None,
             shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
             raise VictorError(f"{path}: the config's {shown} differ from what the model was "
                               "trained with; undo the change or retrain")
+    return opened(data, metadata, path, meta_path)
 
+
+def opened(data: bytes, metadata: dict, path: Path, meta_path: Path) -> Model:
+    """A Model of a model file's bytes, checked already against the size
+    and hash its record gives, and the metadata `meta_path` holds: what
+    crfsuite might crash on or silently misread is refused here."""
+    if not data.startswith(MAGIC):
+        raise VictorError(f"{path}: not a crfsuite model file; retrain")
+    if metadata.get("attribute_keys") != ATTRIBUTE_KEYS:
+        raise VictorError(f"{meta_path}: model names its attributes by "
+                          f"{metadata.get('attribute_keys')!r}, this Victor by "
+                          f"{ATTRIBUTE_KEYS!r}; retrain {path}")
     temperature_of(metadata, str(meta_path))
     tagger = pycrfsuite.Tagger()
     try:
@@ -157,16 +150,17 @@ def load_model(path: str | os.PathLike, expected_config: object = None,
         labels = tuple(tagger.labels())
     except (ValueError, OSError) as e:
         raise VictorError(f"{path}: crfsuite cannot open the model ({e}); retrain") from None
-    return assemble(data, metadata, path, labels)
+    return assemble(data, metadata, path, labels, meta_path)
 
 
 def assemble(data: bytes, metadata: dict, path: Path | None,
-             labels: tuple[str, ...] | None = None) -> Model:
-    """A Model from crfsuite's bytes and the metadata that goes with them,
-    once the labels (crfsuite's, else the file's) and the recorded template
-    have been checked."""
+             labels: tuple[str, ...] | None = None, meta_path: Path | None = None) -> Model:
+    """A Model from crfsuite's bytes and the metadata that goes with them
+    (from `meta_path`, by default the file beside the model), once the
+    labels (crfsuite's, else the file's) and the recorded template have
+    been checked."""
     source = str(path) if path else "the fitted model"
-    meta_source = str(metadata_path(path)) if path else source
+    meta_source = str(meta_path or metadata_path(path)) if path else source
     weights = read_weights(data, source)
     labels = weights.labels if labels is None else labels
     if not labels or not set(labels) <= set(LABELS):

@@ -13,7 +13,7 @@ on pages of sites neither pass saw, WCXB +0.017 bag-of-words F1, Dragnet
 
 The stage is plain functions over a page's first-pass Result:
 
-    second = load(config.second_pass)               # once, with the config
+    second = load(text, settings, source)           # once, with the model (victor/model.py)
     q = probabilities(second, columns, blocks, marginals, labels)   # a block's P(content)
 
 and the bars that decide on `q` are the decision's (victor.decoding.decide).
@@ -36,11 +36,6 @@ from victor.rescoring.features import (FIRST_PREFIX, PAGE_FEATURES, fast_feature
                                        first_columns)
 from victor.rescoring.settings import SecondPassSettings
 
-# LightGBM's prediction early stopping looks at the raw score every this
-# many trees (the research's setting, research/second_pass.py `early_stop`).
-EARLY_STOP_EVERY = 10
-
-
 @dataclass(frozen=True)
 class SecondPass:
     """A loaded second pass: its boosters (the same trees' settings, each of
@@ -54,42 +49,39 @@ class SecondPass:
     settings: SecondPassSettings
 
     def predict_options(self) -> dict[str, Any]:
-        return predict_options(self.settings.early_stop)
+        return predict_options(self.settings)
 
 
-def predict_options(early_stop: float | None) -> dict[str, Any]:
+def predict_options(settings: SecondPassSettings) -> dict[str, Any]:
     """LightGBM's prediction parameters: one thread (a batch runs one
     cleaner a process), and with a margin, a block whose raw score is
     already past margin / 2 either way skips the remaining trees (half the
     trees' time for Dragnet -0.0001 at margin 4, docs/second-pass.md)."""
     options: dict[str, Any] = {"num_threads": 1}
-    if early_stop is not None:
-        options.update(pred_early_stop=True, pred_early_stop_freq=EARLY_STOP_EVERY,
-                       pred_early_stop_margin=early_stop)
+    if settings.early_stop is not None:
+        options.update(pred_early_stop=True, pred_early_stop_freq=settings.early_stop_every,
+                       pred_early_stop_margin=settings.early_stop)
     return options
 
 
-def load(settings: SecondPassSettings) -> SecondPass:
-    """The config's second pass with its trees read from the model file;
-    a one-line VictorError when LightGBM is missing, the file cannot be
-    read, or its features are not the ones this stage computes."""
+def load(text: str, settings: SecondPassSettings, source: str) -> SecondPass:
+    """A second pass of the trees of a model file's `text` (checked against
+    its recorded size and hash already: victor/model.py) and the model's
+    settings; a one-line VictorError naming `source` when LightGBM is
+    missing, the text is no LightGBM model, or its features are not the
+    ones this stage computes."""
     lightgbm = import_extra("lightgbm", None, "the config's second pass")
-    path = settings.model
-    if not path.is_file():
-        raise VictorError(f"{path}: no such second-pass model (train one with "
-                          "learn.py --second-pass)")
     try:
-        boosters = tuple(lightgbm.Booster(model_str=part) for part in split_models(
-            path.read_text(encoding="utf-8")))
-    except (lightgbm.basic.LightGBMError, UnicodeDecodeError, ValueError) as e:
+        boosters = tuple(lightgbm.Booster(model_str=part) for part in split_models(text))
+    except (lightgbm.basic.LightGBMError, ValueError) as e:
         first_line = str(e).strip().splitlines()[0] if str(e).strip() else "unreadable"
-        raise VictorError(f"{path}: not a LightGBM model ({first_line})") from None
+        raise VictorError(f"{source}: not a LightGBM model ({first_line})") from None
     names = boosters[0].feature_name()
     first = names[len(PAGE_FEATURES):]
     if (tuple(names[:len(PAGE_FEATURES)]) != PAGE_FEATURES
             or not all(name.startswith(FIRST_PREFIX) for name in first)
             or any(b.feature_name() != names for b in boosters)):
-        raise VictorError(f"{path}: its features are not the second pass's page features "
+        raise VictorError(f"{source}: its features are not the second pass's page features "
                           "(victor/rescoring/features.py); retrain it")
     return SecondPass(boosters, tuple(name[len(FIRST_PREFIX):] for name in first), settings)
 

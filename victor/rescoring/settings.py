@@ -1,34 +1,43 @@
 """A config's `second-pass:` key, checked once when the config is loaded
 (victor/config.py), so that a bad value stops with one line naming the
-config file rather than a traceback on the first page:
+config file rather than a traceback on the first page. It holds the second
+pass's every setting: the bars the decision cuts the trees' probability at
+(cleaning), and how `victor learn` trains the trees (training). The trees
+themselves are a file of the model folder (victor/model.py), which records
+these settings beside them.
 
     second-pass:
-      model: general-second-pass   # victor/models/general-second-pass.lgbm, or a path
       keep: 0.4                    # a kept block stays at this probability or more
       add: 0.35                    # a dropped block comes back at this or more
       page-floor: 0.2              # optional: a page may lower both to its own bar, to this
       early-stop: 4                # LightGBM's prediction early stopping margin, or null
+      early-stop-every: 10         # ... looked at every this many trees
       favor:                       # optional: --favor's bars, each both keep and add
         precision: 0.6
         recall: 0.15
+      rounds: 100                  # training: trees a booster
+      seeds: 2                     # boosters, each of another seed, their mean taken
+      left-out: [class-words]      # first-pass columns the trees do not read
+      trees: {objective: binary, learning_rate: 0.15, ...}   # LightGBM's parameters
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from victor.decoding import FAVOR_BARS
 from victor.errors import VictorError
 
-MODEL_SUFFIX = ".lgbm"
-_KEYS = ("model", "keep", "add", "page-floor", "early-stop", "favor")
+# What the decision reads at cleaning time, and what training reads.
+DECODING_KEYS = ("keep", "add", "page-floor", "early-stop", "early-stop-every", "favor")
+TRAINING_KEYS = ("rounds", "seeds", "left-out", "trees")
+_KEYS = DECODING_KEYS + TRAINING_KEYS
 
 
 @dataclass(frozen=True)
 class SecondPassSettings:
-    model: Path
     keep: float
     add: float
     early_stop: float | None = None
@@ -39,26 +48,38 @@ class SecondPassSettings:
     # Where named, each page may lower `keep` and `add` to a bar of its
     # own (victor.decoding.page_bar), down to this.
     page_floor: float | None = None
+    # With `early_stop`: how often LightGBM looks at a block's raw score.
+    early_stop_every: int | None = None
+    # Training (victor/training/second_pass.py): trees a booster, boosters
+    # (seeds 0, 1, ...), the first pass's columns left out, and LightGBM's
+    # parameters, each booster's seed set apart.
+    rounds: int = 0
+    seeds: int = 0
+    left_out: tuple[str, ...] = ()
+    trees: dict[str, Any] = field(default_factory=dict)
 
 
 def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def checked(raw: Any, path: Path, locate: Callable[[str], Path]) -> SecondPassSettings:
-    """The settings of a `second-pass:` mapping; `locate` turns the model's
-    name or path into a file (a bare name is the package's own model)."""
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def checked(raw: Any, path: Path) -> SecondPassSettings:
+    """The settings of a `second-pass:` mapping."""
     def bad(why: str) -> VictorError:
         return VictorError(f"{path}: key 'second-pass': {why}")
 
     if not isinstance(raw, dict):
-        raise bad("must be a mapping with model, keep, add, page-floor, early-stop and favor")
+        raise bad(f"must be a mapping with {', '.join(_KEYS)}")
     for key in raw:
+        if key == "model":
+            raise bad("'model' is no longer read: the trees are a file of the model folder "
+                      "that victor learn writes (docs/models.md); take the line out")
         if key not in _KEYS:
             raise bad(f"unknown key {key!r}; known keys: {', '.join(_KEYS)}")
-    model = raw.get("model")
-    if not isinstance(model, str) or not model:
-        raise bad("'model' must be a second-pass model's name or path")
     bars = {}
     for key in ("keep", "add"):
         value = raw.get(key)
@@ -80,7 +101,46 @@ def checked(raw: Any, path: Path, locate: Callable[[str], Path]) -> SecondPassSe
     if margin is not None and (not _number(margin) or margin <= 0):
         raise bad("'early-stop' must be a positive margin (LightGBM's "
                   "pred_early_stop_margin), or null for every tree")
-    return SecondPassSettings(locate(model), bars["keep"], bars["add"],
+    every = raw.get("early-stop-every")
+    if margin is not None and not _count(every):
+        raise bad("'early-stop-every' must be a number of trees, at least 1, where "
+                  "early-stop is set")
+    for key in ("rounds", "seeds"):
+        if not _count(raw.get(key)):
+            raise bad(f"'{key}' must be a whole number, at least 1")
+    left_out = raw.get("left-out") or []
+    if not isinstance(left_out, list) or not all(isinstance(n, str) for n in left_out):
+        raise bad("'left-out' must be a list of feature names")
+    trees = raw.get("trees")
+    if (not isinstance(trees, dict) or not trees
+            or not all(isinstance(k, str) and (_number(v) or isinstance(v, str))
+                       for k, v in trees.items())):
+        raise bad("'trees' must map LightGBM's parameter names to numbers or names")
+    if "seed" in trees:
+        raise bad("'trees': each booster's seed is its number; set 'seeds' instead")
+    return SecondPassSettings(bars["keep"], bars["add"],
                               None if margin is None else float(margin),
                               {name: float(value) for name, value in favor.items()},
-                              None if floor is None else float(floor))
+                              None if floor is None else float(floor),
+                              None if margin is None else int(every),
+                              int(raw["rounds"]), int(raw["seeds"]), tuple(left_out),
+                              dict(trees))
+
+
+def decoding(settings: SecondPassSettings) -> dict[str, Any]:
+    """What cleaning reads, under the config's keys: a model records it."""
+    out: dict[str, Any] = {"keep": settings.keep, "add": settings.add,
+                           "early-stop": settings.early_stop}
+    if settings.early_stop is not None:
+        out["early-stop-every"] = settings.early_stop_every
+    if settings.page_floor is not None:
+        out["page-floor"] = settings.page_floor
+    if settings.favor:
+        out["favor"] = dict(settings.favor)
+    return out
+
+
+def training(settings: SecondPassSettings) -> dict[str, Any]:
+    """What training reads, under the config's keys: a model records it."""
+    return {"rounds": settings.rounds, "seeds": settings.seeds,
+            "left-out": list(settings.left_out), "trees": dict(sorted(settings.trees.items()))}

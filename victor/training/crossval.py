@@ -10,10 +10,11 @@ cleaning a page of an unseen site ever is.
 from __future__ import annotations
 
 import math
+from contextlib import nullcontext
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from victor import crf, decoding, features, output, perplexity
 from victor.config import Config
@@ -117,6 +118,8 @@ class FoldTask:
     config: Config
     params: dict  # the CRF's training parameters (the config's crf, overridden)
     workdir: Path  # where the fold's language model is written
+    # hears of each L-BFGS iteration (a progress line), in this process only
+    on_iteration: Callable[[int, float], None] | None = None
 
 
 def run_fold(task: FoldTask) -> FoldResult:
@@ -126,7 +129,7 @@ def run_fold(task: FoldTask) -> FoldResult:
         lm = fold_language_model(train_set, Path(workdir) / f"fold{fold}.arpa")
         train_set = with_perplexity(train_set, config, lm)
         test_set = with_perplexity(test_set, config, lm)
-    return score_fold(fold, fit(train_set, config, params), test_set, config)
+    return score_fold(fold, fit(train_set, config, params, task.on_iteration), test_set, config)
 
 
 def score_fold(fold: int, estimator: crf.CRF, test_set: Sequence[Example],
@@ -163,7 +166,8 @@ def scored(fold: int, test_set: Sequence[Example], predictions: list[Prediction]
 
 
 def with_second_pass(results: list[FoldResult], examples: Sequence[Example],
-                     config: Config, threads: int = 1) -> list[FoldResult]:
+                     config: Config, threads: int = 1,
+                     disabled: Sequence[str] = ()) -> list[FoldResult]:
     """The folds again with `config`'s second pass: trees cross-fitted on
     the same folds (victor.training.second_pass) give each held-out page's
     probabilities, and the page is decided again with them, so that neither
@@ -172,7 +176,7 @@ def with_second_pass(results: list[FoldResult], examples: Sequence[Example],
     fold = {p.name: r.fold for r in results for p in r.predictions}
     predictions = [p for r in results for p in r.predictions]
     q = dict(zip((p.name for p in predictions),
-                 held_out_probabilities(predictions, by_name, fold, config, threads)))
+                 held_out_probabilities(predictions, by_name, fold, config, threads, disabled)))
     return [scored(r.fold, [by_name[p.name] for p in r.predictions],
                    [decided_again(p, by_name[p.name], q[p.name], config) for p in r.predictions])
             for r in results]
@@ -196,18 +200,25 @@ def fold_tasks(examples: list[Example], k: int,
 
 
 def cross_validate(examples: list[Example], config: Config, k: int, params: dict,
-                   workdir: str, jobs: int = 1, split: str = "site") -> list[FoldResult]:
+                   workdir: str, jobs: int = 1, split: str = "site",
+                   on_fold: Callable[[FoldResult], None] | None = None,
+                   on_iteration: Callable[[int, float], None] | None = None) -> list[FoldResult]:
     """Folds run in `jobs` processes; each trains on the other folds' pages.
     With the perplexity extra on (and not disabled), each fold first
     recomputes the perplexity of every page under a language model of its
     own training pages' gold (fold_language_model), whatever model the
-    examples were loaded with."""
-    tasks = [FoldTask(i, train_set, test_set, config, params, Path(workdir))
+    examples were loaded with. `on_fold` hears of each fold as it is done;
+    `on_iteration` of each L-BFGS iteration, in one process only."""
+    tasks = [FoldTask(i, train_set, test_set, config, params, Path(workdir),
+                      on_iteration if jobs <= 1 else None)
              for i, train_set, test_set in fold_tasks(examples, k, split)]
-    if jobs > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            return list(pool.map(run_fold, tasks))
-    return [run_fold(t) for t in tasks]
+    results = []
+    with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
+        for result in (pool.map if pool is not None else map)(run_fold, tasks):
+            results.append(result)
+            if on_fold is not None:
+                on_fold(result)
+    return results
 
 
 def cross_validate_filter(examples: list[Example], k: int, limit: float,

@@ -1,38 +1,16 @@
-"""Fitting a model to examples, and writing it with what it needs to be
-used: the settings its features were computed with and the pages it saw."""
+"""Fitting the CRF to examples, and where a model may be written
+(victor/training/pipeline.py trains the whole model)."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Sequence
 
 from victor import crf, features
-from victor.config import MODEL_DIR, ROOT, Config, decoding_settings, settings
+from victor.config import MODEL_DIR, Config, portable
 from victor.errors import VictorError
 from victor.training.dataset import Example
-
-
-def train(examples: Sequence[Example], config: Config, model_path: str | os.PathLike,
-          params: dict, on_iteration: Callable[[int, float], None] | None = None,
-          disabled: Sequence[str] = (), notes: Mapping[str, object] | None = None) -> dict:
-    """Fits a model and writes it with what it was trained with and on;
-    returns the metadata written. The examples' features are the config's
-    less the `disabled` ones, which the model records so that cleaning with
-    it computes the same. `notes` are more keys for the metadata, such as
-    how the parameters were chosen (victor.training.search)."""
-    metadata = {
-        "config": config.name,
-        "config_path": _portable(config.path),
-        "config_sha256": config.digest,
-        "settings": settings(config),
-        "decoding": decoding_settings(config),
-        "training_pages": [e.name for e in examples],
-        **({"disabled": list(disabled)} if disabled else {}),
-        **(notes or {}),
-    }
-    return fit(examples, config, params, on_iteration).save(model_path, metadata)
 
 
 def fit(examples: Sequence[Example], config: Config, params: dict,
@@ -40,7 +18,7 @@ def fit(examples: Sequence[Example], config: Config, params: dict,
     """A CRF of the config's template fitted to the examples, in memory."""
     template = crf.load_template(config.template)
     check_template(template, config)
-    template = replace(template, source=_portable(Path(template.source)))
+    template = replace(template, source=portable(Path(template.source)))
     estimator = crf.CRF(template, on_iteration=on_iteration,
                         **crf.check_params(params, "crf settings"))
     return estimator.fit([e.features for e in examples], [e.labels for e in examples],
@@ -61,25 +39,22 @@ def check_template(template: crf.Template, config: Config) -> None:
                                   "or take the line out")
 
 
-def _portable(path: Path) -> str:
-    """A path inside the project as relative to it, so that shipped model
-    metadata does not name the machine it was trained on."""
-    try:
-        return str(path.resolve().relative_to(ROOT))
-    except ValueError:
-        return str(path)
-
-
 def check_model_target(path: Path, overwrite: bool, replace_shipped: bool) -> None:
-    """Before hours of training, that the model may be written there: a
-    shipped model is replaced only when asked for in so many words, any
-    other model file only with `overwrite`, and no folders are made (a
-    mistyped -o would leave them behind)."""
+    """Before hours of training, that the model folder may be written
+    there: a shipped model is replaced only when asked for in so many
+    words, any other model only with `overwrite`, anything that is not a
+    model folder never, and no parent folders are made (a mistyped -o
+    would leave them behind)."""
+    from victor.model import RECORD
+
     shipped = path.resolve().parent == MODEL_DIR.resolve()
     if path.exists():
+        if not (path / RECORD).is_file():
+            raise VictorError(f"{path}: exists and is no Victor model folder (a model is a "
+                              f"folder with its {RECORD}); choose another -o")
         if shipped and not replace_shipped:
             raise VictorError(f"{path}: a model shipped with Victor; write yours elsewhere with "
-                              "-o FILE, or give --replace-shipped-model to replace it")
+                              "-o FOLDER, or give --replace-shipped-model to replace it")
         if not shipped and not overwrite:
             raise VictorError(f"{path}: exists; give --overwrite to replace it, or another -o")
     folder = path.parent

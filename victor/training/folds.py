@@ -22,6 +22,9 @@ from urllib.parse import urlsplit
 from victor.errors import VictorError
 
 SPLITS = ("site", "page")
+# The folds `victor learn` calibrates on and trains the second pass's trees
+# from (victor/training/pipeline.py).
+DEFAULT_FOLDS = 5
 
 @dataclass(frozen=True)
 class PageGroup:
@@ -83,8 +86,9 @@ def site_folds(groups: Sequence[PageGroup], k: int, seed: int = 0) -> list[list[
     for i, g in enumerate(groups):
         pages_of[g.site].append(i)
     if len(pages_of) < k:
-        raise VictorError(f"--cross-validate {k}: the pages come from only {len(pages_of)} "
-                          "web sites; use fewer folds or --split page")
+        raise VictorError(f"{k} site folds: the pages come from only {len(pages_of)} "
+                          "web sites; use fewer folds (--cross-validate K, --calibrate K) "
+                          "or --split page")
     by_stratum: dict[str, list[str]] = defaultdict(list)
     for site, pages in pages_of.items():
         stratum = Counter(groups[i].stratum for i in pages).most_common(1)[0][0]
@@ -105,4 +109,5 @@ def site_folds(groups: Sequence[PageGroup], k: int, seed: int = 0) -> list[list[
 
 def _check(n: int, k: int) -> None:
     if not 2 <= k <= n:
-        raise VictorError(f"--cross-validate needs between 2 and {n} folds for {n} pages, not {k}")
+        raise VictorError(f"folds (--cross-validate K, --calibrate K): between 2 and {n} for "
+                          f"{n} pages, not {k}")
