@@ -349,18 +349,11 @@ def decoding_settings(config: Config) -> dict[str, Any]:
     keys of the config file: a model records it, and cleaning follows the
     model's record."""
     out: dict[str, Any] = {"floor-share": config.floor_share}
-    if config.keep_above is not None:
-        out["keep-above"] = config.keep_above
-    if config.unit_share is not None:
-        out["unit-share"] = config.unit_share
-    if config.list_share is not None:
-        out["list-share"] = config.list_share
-    if config.repeat_words is not None:
-        out["repeat-words"] = config.repeat_words
-    if config.line_share is not None:
-        out["line-share"] = config.line_share
-    if config.line_words is not None:
-        out["line-words"] = config.line_words
+    for key, value in (("keep-above", config.keep_above), ("unit-share", config.unit_share),
+                       ("list-share", config.list_share), ("repeat-words", config.repeat_words),
+                       ("line-share", config.line_share), ("line-words", config.line_words)):
+        if value is not None:  # a key left out of the config is left out of the record
+            out[key] = value
     out["second-pass"] = (None if config.second_pass is None
                           else second_pass_settings.decoding(config.second_pass))
     return out
