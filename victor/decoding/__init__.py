@@ -40,7 +40,7 @@ import numpy as np
 
 from victor.decoding.calibration import content_probabilities
 from victor.labels import OTHER
-from victor.reading.layout import is_data_table, line_box
+from victor.reading.layout import BLOCK_LEVEL, is_data_table
 from victor.reading.text import words as words_of
 
 if TYPE_CHECKING:  # victor.config reads this package's FAVOR_BARS
@@ -331,10 +331,24 @@ class Layout:
 
 def layout(blocks) -> Layout:
     numbers: dict[int, int] = {}
+    box_of: dict[int, int] = {}  # an element's line box number, found once per element
     boxes = []
     for b in blocks:
-        box = line_box(b.containers)
-        boxes.append(-1 if box is None else numbers.setdefault(id(box), len(numbers)))
+        chain = b.containers
+        depth = len(chain)
+        number = -1
+        while depth:  # up to the first element whose box is known or that is one
+            depth -= 1
+            known = box_of.get(id(chain[depth]))
+            if known is not None:
+                number = known
+                break
+            if chain[depth].tag in BLOCK_LEVEL:
+                number = numbers.setdefault(id(chain[depth]), len(numbers))
+                break
+        for el in chain[depth:]:
+            box_of[id(el)] = number
+        boxes.append(number)
     return Layout(units(blocks), list_units(blocks), boxes)
 
 
@@ -377,20 +391,26 @@ def whole_boxes(texts: Sequence[str], labels: Sequence[str],
     out = list(labels)
     if share is None:
         return out
+    state: dict[int, int] = {}  # a box's blocks: 1 some kept, 2 some dropped, 3 both
+    for box, lab in zip(boxes, out):
+        if box != -1:
+            state[box] = state.get(box, 0) | (2 if lab == OTHER else 1)
     members: dict[int, list[int]] = {}
     for i, box in enumerate(boxes):
-        if box != -1:
+        if state.get(box) == 3:
             members.setdefault(box, []).append(i)
     verdict: dict[int, bool] = {}
     for box, unit in members.items():
         kept = [out[i] != OTHER for i in unit]
-        if all(kept) or not any(kept):
-            continue
-        counts = [len(words_of(texts[i])) for i in unit]
-        total = sum(counts)
-        if most is not None and total > most:
-            continue
-        verdict[box] = sum(n for n, k in zip(counts, kept) if k) >= share * total
+        total = kept_words = 0
+        for i, k in zip(unit, kept):
+            n = len(words_of(texts[i]))
+            total += n
+            kept_words += n if k else 0
+            if most is not None and total > most:
+                break
+        else:
+            verdict[box] = kept_words >= share * total
     if not verdict:
         return out
     for i, box in enumerate(boxes):
