@@ -43,11 +43,15 @@ def learn_main(args: argparse.Namespace) -> int:
         params.update(given)
         grid = _search_grid(args, given)
         model_path = Path(args.output or config.model)
-        if not args.cross_validate:
+        trains = args.output is not None or not args.cross_validate
+        folds = args.cross_validate or args.calibrate
+        if trains:
             check_model_target(model_path, args.overwrite, args.replace_shipped_model)
-        if not args.cross_validate:
-            checked_recipe(config, params, args.calibrate)
-        files = list(annotation_files(args.files))
+            checked_recipe(config, params, folds)
+        # Each page's folder, for the held-out figures per collection.
+        sources = {f: source if Path(source).is_dir() else str(Path(source).parent)
+                   for source in args.files for f in annotation_files([source])}
+        files = list(sources)
         if args.cross_validate:
             _check_folds(args.cross_validate, len(files), args.split)
         started = time.perf_counter()
@@ -56,24 +60,30 @@ def learn_main(args: argparse.Namespace) -> int:
                                  args.disable)
         print(f"{len(examples)} pages, {sum(len(e.labels) for e in examples)} blocks, "
               f"features in {time.perf_counter() - started:.1f}s", file=sys.stderr)
-        if args.cross_validate:
-            with tempfile.TemporaryDirectory(prefix="victor-cv-") as workdir:
-                results = cross_validate(examples, config, args.cross_validate, params,
-                                         workdir, args.jobs, args.split)
+
+        def held_out(results) -> None:
+            """The whole pipeline's held-out figures on the folds' results."""
             if config.second_pass is not None:
                 results = with_second_pass(results, examples, config, args.jobs, args.disable)
                 print(f"{config.name}'s second pass applied, its trees cross-fitted on the "
                       "same folds", file=sys.stderr)
-            print(report(results))
-            print(calibration_report(calibrate(results, examples, args.split)))
+            print(report(results, {e.name: sources[e.name] for e in examples}), flush=True)
+            if not trains:  # training says it as its calibration step
+                print(calibration_report(calibrate(results, examples, args.split)))
+
+        if not trains:
+            with tempfile.TemporaryDirectory(prefix="victor-cv-") as workdir:
+                held_out(cross_validate(examples, config, args.cross_validate, params,
+                                        workdir, args.jobs, args.split))
             return 0
         notes = {}
         if grid:
             params, notes["search"] = _search(args, examples, config, params, grid)
         progress = _Progress(started)
-        model = train(examples, config, params, folds=args.calibrate, split=args.split,
+        model = train(examples, config, params, folds=folds, split=args.split,
                       jobs=args.jobs, disabled=args.disable, notes=notes,
-                      progress=progress.for_training())
+                      progress=progress.for_training(),
+                      on_folds=held_out if args.cross_validate else None)
         progress.close()
         saved = save(model, model_path)
         print(f"wrote {model_path}: {len(examples)} pages, labels {saved.crf.metadata['labels']}"
@@ -215,7 +225,9 @@ def _learn_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--replace-shipped-model", action="store_true",
                     help="allow writing over a model shipped with Victor (victor/models/)")
     ap.add_argument("--cross-validate", type=int, metavar="K",
-                    help="split the pages into K folds, train and test each, print the figures")
+                    help="split the pages into K folds, train and test each, print the "
+                         "whole pipeline's held-out figures (per FILES argument too); with "
+                         "-o, then train the model, its calibration and trees on those folds")
     ap.add_argument("--calibrate", type=int, metavar="K", default=DEFAULT_FOLDS,
                     help=f"site folds (K more CRF trainings, default {DEFAULT_FOLDS}) whose "
                          "held-out pages give the content probability's calibration "

@@ -14,7 +14,7 @@ from contextlib import nullcontext
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 from victor import crf, decoding, features, output, perplexity
 from victor.config import Config
@@ -54,6 +54,7 @@ class FoldResult:
     words: evaluate.Overlap
     shingles: evaluate.Overlap
     predictions: list[Prediction] = field(default_factory=list, repr=False)
+    scores: list[evaluate.PageScore] = field(default_factory=list, repr=False)  # page by page
 
 
 def folds(examples: Sequence[Example], k: int, split: str = "site",
@@ -153,16 +154,18 @@ def score_fold(fold: int, estimator: crf.CRF, test_set: Sequence[Example],
 
 def scored(fold: int, test_set: Sequence[Example], predictions: list[Prediction]) -> FoldResult:
     """A fold's figures from its pages' predicted labels."""
-    predicted, truth = [], []
+    predicted, truth, scores = [], [], []
     words = shingles = evaluate.Overlap(0, 0, 0)
     for e, p in zip(test_set, predictions):
         predicted.extend(p.labels)
         truth.extend(e.labels)
         score = evaluate.score_page(e.name, output.plain_text(e.texts, p.labels), e.gold)
+        scores.append(score)
         words += score.words
         shingles += score.shingles
     return FoldResult(fold, len(test_set), len(truth), evaluate.label_accuracy(predicted, truth),
-                      evaluate.content_accuracy(predicted, truth), words, shingles, predictions)
+                      evaluate.content_accuracy(predicted, truth), words, shingles, predictions,
+                      scores)
 
 
 def with_second_pass(results: list[FoldResult], examples: Sequence[Example],
@@ -256,7 +259,12 @@ def total(results: list[FoldResult]) -> FoldResult:
                       words, shingles)
 
 
-def report(results: list[FoldResult]) -> str:
+def report(results: list[FoldResult], sources: Mapping[str, str] | None = None) -> str:
+    """The folds' figures, then all pages'. `sources` (page -> where it
+    came from, such as the folder named on the command line) adds a line
+    of word figures for each source, when there are several: pages of
+    different collections are scored by different people's gold, and one
+    figure over all of them hides which one moved."""
     head = (f"{'fold':>5} {'pages':>5} {'blocks':>6} {'acc':>6} {'c/n acc':>7} "
             f"{'P':>6} {'R':>6} {'F1':>6} {'sh-F1':>6}")
     rows = [head]
@@ -268,7 +276,26 @@ def report(results: list[FoldResult]) -> str:
                     f"{r.words.f1:6.3f} {r.shingles.f1:6.3f}")
     rows.append(f"accuracy={all_.accuracy:.4f} content_accuracy={all_.content_accuracy:.4f} "
                 f"f1={all_.words.f1:.4f}")
+    if sources and len(set(sources.values())) > 1:
+        rows.extend(_source_rows(results, sources))
     return "\n".join(rows)
+
+
+def _source_rows(results: list[FoldResult], sources: Mapping[str, str]) -> list[str]:
+    """Word and shingle figures summed over each source's held-out pages."""
+    pages: dict[str, int] = {}
+    words: dict[str, evaluate.Overlap] = {}
+    shingles: dict[str, evaluate.Overlap] = {}
+    for r in results:
+        for score in r.scores:
+            source = sources[score.name]
+            pages[source] = pages.get(source, 0) + 1
+            words[source] = words.get(source, evaluate.Overlap(0, 0, 0)) + score.words
+            shingles[source] = shingles.get(source, evaluate.Overlap(0, 0, 0)) + score.shingles
+    return [f"{source}: {pages[source]} pages, word F1 {words[source].f1:.4f} "
+            f"(P {words[source].precision:.4f}, R {words[source].recall:.4f}), "
+            f"shingle F1 {shingles[source].f1:.4f}" for source in dict.fromkeys(sources.values())
+            if source in pages]
 
 
 def calibrate(results: list[FoldResult], examples: Sequence[Example], split: str = "site") -> dict:

@@ -45,13 +45,17 @@ class Progress:
 def train(examples: Sequence[Example], config: Config, params: dict, *,
           folds: int = DEFAULT_FOLDS, split: str = "site", jobs: int = 1,
           disabled: Sequence[str] = (), notes: Mapping[str, object] | None = None,
-          progress: Progress | None = None) -> TrainedModel:
+          progress: Progress | None = None,
+          on_folds: Callable[[list[crossval.FoldResult]], None] | None = None) -> TrainedModel:
     """The recipe's whole pipeline trained on `examples` (their features
     computed without the `disabled` ones), `params` the CRF's (the config's
     crf, or learn's command line over it). `folds` 0 trains the CRF alone,
     uncalibrated: only for a recipe without a second pass. `notes` go into
     the record's `training`, such as how the parameters were chosen
-    (victor.training.search)."""
+    (victor.training.search). `on_folds` hears the folds' held-out first
+    passes once they are done, so that `learn --cross-validate K -o MODEL`
+    reports the held-out figures of the very folds the model is made from
+    instead of training them twice."""
     progress = progress or Progress()
     made_from = checked_recipe(config, params, folds)
     seconds: dict[str, float] = {}
@@ -60,6 +64,8 @@ def train(examples: Sequence[Example], config: Config, params: dict, *,
         crossval.folds(list(examples), folds, split)  # too few sites: say so before training
         started = time.perf_counter()
         results = _folds(examples, config, params, folds, split, jobs, progress)
+        if on_folds is not None:
+            on_folds(results)
         calibration = crossval.calibrate(results, examples, split)
         seconds["folds"] = round(time.perf_counter() - started, 1)
         progress.stage("calibration: " + crossval.calibration_report(calibration))
