@@ -1,8 +1,8 @@
-"""Which HTML parser should tidy use? Speed and agreement with the
+"""Which HTML parser should the reading stage use? Speed and agreement with the
 reference HTML5 parser (html5lib), on the same pages.
 
-For each parser of `victor.reading.tidy.PARSERS`:
-- pages/s of `tidy.parse` (decoding + tree), of the tree alone (text
+For each parser of `victor.reading.parser.PARSERS`:
+- pages/s of `parser.parse` (decoding + tree), of the tree alone (text
   already decoded), and of parse + preclean + blocks (`read_page`);
 - agreement of its block sequence with html5lib's, page by page: the two
   sequences are aligned by longest common subsequence, once on text plus
@@ -31,7 +31,7 @@ from benchmarks.common import CLEANEVAL, RawPage, load_pages, table
 from victor.config import Config, load_config
 from victor.reading.encoding import decode
 from victor.reading.page import read_page
-from victor.reading.tidy import PARSERS, parse
+from victor.reading.parser import PARSERS, parse
 
 REFERENCE = "html5lib"
 

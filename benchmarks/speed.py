@@ -189,7 +189,7 @@ def rs_trafilatura(opts: argparse.Namespace, markdown: bool = False) -> Runner |
 
 
 ROWS: dict[str, Callable[[argparse.Namespace], Runner | str]] = {
-    "victor-blocks": victor_blocks,  # bytes -> blocks (tidy, preclean, blocks)
+    "victor-blocks": victor_blocks,  # bytes -> blocks (parse, preclean, blocks)
     "victor-features": victor_features,  # bytes -> feature table
     "victor-clean": victor_clean,  # bytes -> CleanEval text (features, CRF, output)
     "victor-blocks-text": lambda opts: victor_clean(opts, "blocks"),  # the kept blocks joined

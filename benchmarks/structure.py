@@ -84,7 +84,7 @@ from victor import decoding, output
 from victor.training import crossval, dataset
 from victor.config import DEFAULT_CONFIG, Config, load_config
 from victor.batch.inputs import read_input
-from victor.reading.tidy import Element, parse
+from victor.reading.parser import Element, parse
 
 ROOT = Path(__file__).resolve().parent.parent
 WCXB = ROOT / "data" / "wcxb"

@@ -36,7 +36,7 @@ def test_cleaning_imports_no_optional_part_it_does_not_use():
 
 
 def test_importing_a_stage_does_not_load_the_crf():
-    probe = "import sys, victor.reading.text, victor.reading.tidy; print('victor.crf' in sys.modules)"
+    probe = "import sys, victor.reading.text, victor.reading.parser; print('victor.crf' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True, cwd=DATA.parent.parent)
     assert out.stdout.strip() == "False"

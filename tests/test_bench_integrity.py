@@ -12,7 +12,7 @@ from benchmarks import structure
 from benchmarks.structure import (BROKEN, FINAL_CUT, HOLE, WHOLE, Counts, fates, kept_in_order,
                                   markdown_text, prose_lines, stream, tokens)
 from victor.batch.inputs import read_input
-from victor.reading.tidy import Element, parse
+from victor.reading.parser import Element, parse
 
 GOLD = (WCXB / "0001.txt").read_text(encoding="utf-8")
 LINE = next(line for line in GOLD.split("\n") if line.startswith("At Scratch Culinary"))

@@ -31,7 +31,7 @@ from victor.errors import VictorError
 from victor.output import FORMATS
 from victor.output.characters import readable
 from victor.reading.page import read_page
-from victor.reading.tidy import PARSERS
+from victor.reading.parser import PARSERS
 
 # Seconds of CPU time any generated page may take; they are at most a few
 # hundred kB, which a healthy pipeline cleans in well under a second. CPU

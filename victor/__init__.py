@@ -2,7 +2,7 @@
 
 `victor.extract(html)` cleans one page; `victor.Cleaner` cleans many
 (victor/cleaner.py). They are imported on first use, so that a stage
-imported alone (`victor.reading.text`, `victor.reading.tidy`) does not load the CRF and the
+imported alone (`victor.reading.text`, `victor.reading.parser`) does not load the CRF and the
 feature families with it.
 """
 

@@ -33,7 +33,7 @@ from victor.errors import EMPTY_PAGE, NO_TEXT, OtherLanguage, VictorError, about
 from victor.output.language import identify, parse_languages
 from victor.labels import CONTENT, LABELS
 from victor.reading.page import Page, read_page
-from victor.reading.tidy import Element
+from victor.reading.parser import Element
 
 if TYPE_CHECKING:  # imported when a config's perplexity extra is on
     from victor.perplexity import PerplexityModel

@@ -263,7 +263,7 @@ def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
         if not isinstance(t, str):
             raise bad("tag-delete", f"item {i + 1} must be a tag name")
 
-    from victor.reading.tidy import PARSERS, DEFAULT_PARSER
+    from victor.reading.parser import PARSERS, DEFAULT_PARSER
 
     parser = raw.get("parser", DEFAULT_PARSER)
     if parser not in PARSERS:

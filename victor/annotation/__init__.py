@@ -3,7 +3,7 @@ of one page, kept as a small text file beside the page.
 
 A `.anno` file (docs/annotation.md) holds the page's block texts with the
 labels, not just the labels: the blocks come from the pipeline, and a
-change to tidy, preclean or the block splitter changes them. Labels are
+change to the parser, preclean or the block splitter changes them. Labels are
 re-attached to a page's blocks by their text, so such a change is
 reported block by block instead of silently shifting every later label.
 """

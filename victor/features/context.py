@@ -17,7 +17,7 @@ import numpy as np
 from victor.reading.blocks import Block
 from victor.config import Config
 from victor.reading.page import Page
-from victor.reading.tidy import Element
+from victor.reading.parser import Element
 
 from victor.features.tags import BLOCK_LEVEL, CONTAINERS
 from victor.reading.text import TextStats, text_stats, words

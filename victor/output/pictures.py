@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from victor.output.characters import readable
 from victor.reading.layout import BLOCK_LEVEL
-from victor.reading.tidy import FORMULA, Element, Node
+from victor.reading.parser import FORMULA, Element, Node
 
 LOOK = 64  # nodes: a larger element without text is a widget, not spacing
 # A figure of more pictures is a gallery, or a row of share buttons.

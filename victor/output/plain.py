@@ -11,7 +11,7 @@ from victor.output.render import FLATTENED_IN_ITEM
 from victor.output.structures import item_numbers
 from victor.reading.layout import BLOCK_LEVEL, HEADINGS
 from victor.reading.text import collapse
-from victor.reading.tidy import FORMULA, Element
+from victor.reading.parser import FORMULA, Element
 
 
 @dataclass(slots=True)

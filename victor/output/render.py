@@ -21,7 +21,7 @@ from victor.reading.layout import BLOCK_LEVEL
 from victor.output.characters import readable
 from victor.output.structures import item_numbers
 from victor.output.tree import Rendering
-from victor.reading.tidy import FORMULA, Element
+from victor.reading.parser import FORMULA, Element
 
 # What clean HTML leaves out as a wrapper of no meaning, keeping its text.
 _UNWRAPPED = frozenset({"span", "font", "label", "nobr", "ins", "body"})

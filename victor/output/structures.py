@@ -10,7 +10,7 @@ import re
 from urllib.parse import urldefrag
 
 from victor.reading.layout import BLOCK_LEVEL
-from victor.reading.tidy import Element, Node
+from victor.reading.parser import Element, Node
 
 _NUMBER = re.compile(r"\s*(\d{1,4})\s*[.):]?\s*")
 _LEADING_NUMBER = re.compile(r"\s*(\d{1,4})[.):]\s+")

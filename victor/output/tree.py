@@ -7,7 +7,7 @@ blocks were split from: each block knows where its text stands in it
 (`Block.start`, `Block.stop`), and the kept tree holds exactly the text of
 the kept blocks, inside the elements that held it. An element with no kept
 text is gone; a text-free element survives only as a line break or a
-formula (`tidy.FORMULA`) among kept text.
+formula (`parser.FORMULA`) among kept text.
 
 What the markup does not say, the labels do: an element whose kept text is
 all labelled header becomes a heading. Tables used only to lay a page out
@@ -25,7 +25,7 @@ from victor.output.characters import readable
 from victor.output.pictures import unkept
 from victor.output.structures import SETTLED, keep_place, settle, unsettled
 from victor.reading.layout import BLOCK_LEVEL, is_data_table
-from victor.reading.tidy import FORMULA, Element, Node
+from victor.reading.parser import FORMULA, Element, Node
 
 # Boxes that may become a heading when every kept word in them is a header.
 _RETITLED = frozenset("div p section header center article aside hgroup".split())

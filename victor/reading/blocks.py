@@ -14,7 +14,7 @@ import reprlib
 from dataclasses import dataclass
 
 from victor.reading.text import collapse
-from victor.reading.tidy import ASIDE, VOID, Element
+from victor.reading.parser import ASIDE, VOID, Element
 
 @dataclass(slots=True, eq=False)
 class Block:
@@ -30,7 +30,7 @@ class Block:
     # Where the block's text stands in the tree, for the output stages that
     # render the kept part of it (victor/output): the children
     # `parent.children[start:stop]` of its innermost container (the body
-    # where it has none). The run may hold aside elements (`tidy.ASIDE`).
+    # where it has none). The run may hold aside elements (`parser.ASIDE`).
     start: int = 0
     stop: int = 0
 

@@ -4,7 +4,7 @@ are told apart before anyone decodes them.
 Any bytes decode as some single-byte encoding, so an image saved under a
 page's name would otherwise be cleaned as a page of gibberish; and a page
 that declares the wrong encoding (or none) must still read as its author
-wrote it. The parse (victor/reading/tidy.py) takes the text this module gives.
+wrote it. The parse (victor/reading/parser.py) takes the text this module gives.
 """
 
 from __future__ import annotations

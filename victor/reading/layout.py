@@ -4,7 +4,7 @@ tables hold data rather than lay the page out."""
 
 from __future__ import annotations
 
-from victor.reading.tidy import Element
+from victor.reading.parser import Element
 
 # Elements that start a line of their own (the CSS defaults of HTML's
 # rendering section); what is not among them flows inline.

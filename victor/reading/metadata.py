@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from victor.reading.tidy import Element
+from victor.reading.parser import Element
 
 
 @dataclass(slots=True)

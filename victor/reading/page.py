@@ -1,4 +1,4 @@
-"""Bytes to the block sequence of a page: tidy, preclean and blocks in order."""
+"""Bytes to the block sequence of a page: parse, preclean and blocks in order."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from victor.reading.blocks import Block, split_blocks
 from victor.config import Config
 from victor.reading.metadata import PageMeta, read_meta
 from victor.reading.preclean import preclean
-from victor.reading.tidy import Element, FlatTree, flatten, parse, unflatten
+from victor.reading.parser import Element, FlatTree, flatten, parse, unflatten
 
 
 @dataclass(slots=True)

@@ -10,7 +10,7 @@ is then removed, so that it never looks like a container.
 
 Formulas are the one thing deleted that the output still wants: a MathML
 `<math>` and a MathJax `<script type="math/tex">` become an aside element
-(`tidy.ASIDE`) holding the formula's TeX, which the blocks stage passes
+(`parser.ASIDE`) holding the formula's TeX, which the blocks stage passes
 over as if it were gone, so that the CRF sees what it always saw.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from victor.reading.metadata import TAGS as METADATA_TAGS
-from victor.reading.tidy import FORMULA, Element, Node
+from victor.reading.parser import FORMULA, Element, Node
 
 
 @dataclass(slots=True)

@@ -19,7 +19,7 @@ import re
 from functools import lru_cache
 
 from victor.features.context import BINARY, RATIO, Context
-from victor.reading.tidy import Element
+from victor.reading.parser import Element
 
 FEATURES = {"candidate.in-best": BINARY, "candidate.share": RATIO}
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from victor.features.context import BINARY, Context
-from victor.reading.tidy import Element
+from victor.reading.parser import Element
 
 TAGS = ("article", "main", "nav", "aside", "header", "footer", "form")
 ROLES = ("navigation", "complementary", "contentinfo", "banner", "main", "article")

@@ -1,4 +1,4 @@
-"""Stage 1, tidy: any bytes become text in the right encoding and a tree,
+"""Stage 1, the parser: any bytes become text in the right encoding and a tree,
 whatever the parser, without crashing.
 
 Encoding cases come from real pages of the training data where the data
@@ -20,7 +20,7 @@ from victor.reading.encoding import decode
 from victor.reading.depth import MAX_DEPTH
 from victor.reading.preclean import preclean
 from victor.reading.swallowed import recover_swallowed
-from victor.reading.tidy import PARSERS, parse
+from victor.reading.parser import PARSERS, parse
 
 TAG_DELETE = frozenset({"script", "style", "head"})
 
