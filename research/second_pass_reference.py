@@ -9,7 +9,7 @@ need no research/.
 For each page, the inputs are stored beside the output (the blocks' paths,
 texts, the general config's first-pass probabilities and labels), so that
 a retrained model or a changed reader does not make the reference stale:
-the test feeds the same inputs to victor/rescoring/features.py.
+the test feeds the same inputs to victor/second_pass/features.py.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from research.second_pass_pages import tree_info
 from victor.annotation import load_annotation
 from victor.batch.inputs import read_input
 from victor.cleaner import Cleaner
-from victor.rescoring.features import PAGE_FEATURES
+from victor.second_pass.features import PAGE_FEATURES
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "tests" / "expected" / "second-pass-features.json.gz"

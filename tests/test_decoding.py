@@ -14,7 +14,7 @@ import pytest
 
 from model_support import redecoded
 from victor.decoding.calibration import content_probabilities
-from victor import rescoring
+from victor import second_pass
 from victor.cleaner import Cleaner
 from victor.config import shipped_configs
 from victor.decoding import (bridge, content_label, decide, decode, drop_repeats, keep_likely,
@@ -108,7 +108,7 @@ def test_cleaning_decides_a_real_page_by_the_one_decision(config):
     second = cleaner.second_pass
 
     def trees(labels):
-        return rescoring.probabilities(second, result.columns, result.page.blocks,
+        return second_pass.probabilities(second, result.columns, result.page.blocks,
                                        result.marginals, labels)
 
     decided = decide(best, result.marginals, result.texts, found, cleaner.config,

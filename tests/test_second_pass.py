@@ -1,5 +1,5 @@
 """The default config: its CRF (the first pass), then the second
-pass (victor/rescoring/, docs/second-pass.md) with the shipped trees, on
+pass (victor/second_pass/, docs/second-pass.md) with the shipped trees, on
 real pages of data/.
 
 The shipped trees were trained on every annotated page of data/, these
@@ -14,18 +14,18 @@ import json
 import pytest
 
 from repo_data import DATA, DRAGNET, WCXB
-from victor import decoding, rescoring
+from victor import decoding, second_pass
 from victor.annotation import load_annotation
 from victor.batch.inputs import read_input
 from victor.cleaner import Cleaner
 from victor.config import load_config, settings
 from victor.labels import OTHER
 from victor.reading.text import words
-from victor.rescoring.features import PAGE_FEATURES
+from victor.second_pass.features import PAGE_FEATURES
 from victor.training.dataset import gold_text
 from victor.training.evaluate import score_page
 from victor.model import load as load_model, with_decoding
-from victor.rescoring.settings import training
+from victor.second_pass.settings import training
 
 
 
@@ -127,7 +127,7 @@ def test_bars_that_would_keep_nothing_leave_the_labels(general, first):
     """Decoding never empties a page with text, and the second pass does
     not either: with bars no block reaches, the page keeps its labels."""
     result = first.clean(read_input(str(DRAGNET / "R28.html")))
-    q = rescoring.probabilities(general.second_pass, result.columns, result.page.blocks,
+    q = second_pass.probabilities(general.second_pass, result.columns, result.page.blocks,
                                 result.marginals, result.labels)
     assert len(q) == len(result.labels) and q.max() < 1
     assert decoding.relabel(result.labels, result.marginals, q, 1.0, 1.0) == result.labels

@@ -1,4 +1,4 @@
-"""A config's `second-pass:` key (victor/rescoring/settings.py): read once
+"""A config's `second-pass:` key (victor/second_pass/settings.py): read once
 with the config, refused in one line naming the config file when a value is
 wrong, and LightGBM needed only by a model that has trees; a model's trees
 file that is no LightGBM model is one line too."""
@@ -76,7 +76,7 @@ def test_a_config_without_the_key_or_with_null_has_no_second_pass(tmp_path) -> N
 
 @pytest.mark.parametrize("text, why", [
     ("second-pass: [0.35, 0.3]", "must be a mapping of the second pass's bars and training "
-                                 "settings (victor/rescoring/settings.py), or null, not list"),
+                                 "settings (victor/second_pass/settings.py), or null, not list"),
     ("second-pass:\n  keep: 1.5\n  add: 0.3\n", "'keep' must be a probability between 0 and 1"),
     ("second-pass:\n  keep: 0.35\n  add: yes\n", "'add' must be a probability between 0 and 1"),
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  page-floor: 0.32\n",
@@ -148,7 +148,7 @@ def test_a_model_of_several_boosters_gives_their_mean(tmp_path) -> None:
     import numpy as np
 
     from victor.cleaner import Cleaner
-    from victor.rescoring import probabilities, split_models
+    from victor.second_pass import probabilities, split_models
 
     shipped = Cleaner("general")
     parts = split_models(shipped.trained.trees_text)

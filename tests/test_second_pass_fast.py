@@ -1,4 +1,4 @@
-"""The second pass's features (victor/rescoring/features.py) must give the
+"""The second pass's features (victor/second_pass/features.py) must give the
 trees what the slow research code gave them (research/second_pass_features.py's
 `page_features`, on which the trees were first fitted and scored), on real
 pages of the repo's own data/: a page of each collection and of several WCXB
@@ -26,10 +26,10 @@ import pytest
 from repo_data import DRAGNET
 from victor.annotation import load_annotation
 from victor.batch.inputs import read_input
-from victor import rescoring
+from victor import second_pass
 from victor.cleaner import Cleaner
 from victor.decoding.calibration import content_probabilities
-from victor.rescoring.features import (PAGE_FEATURES, _number, densest_run, fast_features,
+from victor.second_pass.features import (PAGE_FEATURES, _number, densest_run, fast_features,
                                        first_columns)
 
 REFERENCE = json.loads(gzip.decompress(
@@ -84,7 +84,7 @@ def test_the_paths_are_the_features_stages_and_made_alike_without_them(cleaner) 
     blocks the same way."""
     result = cleaner.clean(read_input(load_annotation(str(DRAGNET / "100.anno")).source))
     assert result.columns.paths is not None and len(result.columns.paths) == len(result.texts)
-    made = rescoring.page_paths(result.columns.__class__(
+    made = second_pass.page_paths(result.columns.__class__(
         result.columns.size, (), (), np.zeros((result.columns.size, 0), np.int64),
         np.zeros(0, object), (), {}), result.page.blocks)
     np.testing.assert_array_equal(made, result.columns.paths)
@@ -116,7 +116,7 @@ def test_first_columns_read_each_label_as_its_number(cleaner: Cleaner, anno) -> 
 @pytest.mark.parametrize("anno", [p["page"] for p in PAGES[::3]])
 def test_the_stage_matrix_is_the_page_features_then_the_first_columns(cleaner: Cleaner,
                                                                       anno) -> None:
-    """What victor/rescoring feeds the trees for a cleaned page is what the
+    """What victor/second_pass feeds the trees for a cleaned page is what the
     research fitted them on: the page features of the CRF's uncalibrated
     content probabilities and the decoded labels (held to research's above),
     then the first pass's columns."""
@@ -127,6 +127,6 @@ def test_the_stage_matrix_is_the_page_features_then_the_first_columns(cleaner: C
     names = sorted({k for r in rows for k in r if k != "class-words"})
     expected = np.hstack([fast_features(result.columns.paths, result.texts, p, labels),
                           first_columns(result.columns, names)])
-    got = rescoring.matrix(result.columns, result.page.blocks, result.marginals, labels, names)
+    got = second_pass.matrix(result.columns, result.page.blocks, result.marginals, labels, names)
     assert got.shape == (len(result.page.blocks), len(PAGE_FEATURES) + len(names))
     _same(got, expected)

@@ -24,7 +24,7 @@ from victor.config import load_config
 from victor.decoding.calibration import content_probabilities
 from victor.errors import VictorError
 from victor.features import select_features
-from victor.rescoring.features import PAGE_FEATURES
+from victor.second_pass.features import PAGE_FEATURES
 from victor.training import second_pass
 
 

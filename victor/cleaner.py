@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from victor import crf, decoding, features, output, rescoring
+from victor import crf, decoding, features, output, second_pass
 from victor.model import TrainedModel, check_recipe, load as load_model
 from victor.collector import paused
 from victor.output import Rendering
@@ -51,7 +51,7 @@ class Result:
     model: crf.Model = field(repr=False)
     fallback: bool = False  # the labels are the floor's: the best path kept no block
     # The second pass's probability of each block being content, where the
-    # config has one (victor.rescoring); None without.
+    # config has one (victor.second_pass); None without.
     second: np.ndarray | None = field(default=None, repr=False)
 
     @cached_property
@@ -212,7 +212,7 @@ class Cleaner:
         self.selected = features.select_features(self.config,
                                                  self.model.metadata.get("disabled", []))
         self.lm = _language_model(self.config, self.selected)
-        # The model's second pass (victor/rescoring/), its trees loaded once.
+        # The model's second pass (victor/second_pass/), its trees loaded once.
         self.second_pass = trained.trees
         self.threshold = threshold
         self.favor = favor
@@ -278,7 +278,7 @@ class Cleaner:
         result = Result(page, self.model.best_labels(scores), columns, scores, self.model)
         second = self.second_pass
         trees = None if second is None else (
-            lambda labels: rescoring.probabilities(second, columns, page.blocks,
+            lambda labels: second_pass.probabilities(second, columns, page.blocks,
                                                    result.marginals, labels))
         decided = decoding.decide(result.labels, result.marginals, result.texts,
                                   decoding.layout(page.blocks), self.config, trees=trees,

@@ -27,7 +27,7 @@ class Columns:
     values: dict[str, list] = field(repr=False)  # the other features' values, a list each
     # Each block's path number (features/context.py's templates: the same
     # elements with the same classes from <body> down), when the features
-    # computed it: the second pass groups blocks by it (victor/rescoring/).
+    # computed it: the second pass groups blocks by it (victor/second_pass/).
     paths: np.ndarray | None = field(default=None, repr=False)
 
     def coded(self, name: str) -> tuple[list[str], np.ndarray] | None:

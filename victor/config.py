@@ -32,7 +32,7 @@ import yaml
 
 from victor.crf.params import check_params
 from victor.errors import VictorError
-from victor.rescoring import settings as second_pass_settings
+from victor.second_pass import settings as second_pass_settings
 
 # The config used when none is named: by the commands, the API and the
 # scripts.
@@ -101,7 +101,7 @@ class Config:
     line_share: float | None = None
     # ... unless it holds more words than this (one box around a page).
     line_words: int | None = None
-    # victor/rescoring/: trees that decide again after decoding, and how
+    # victor/second_pass/: trees that decide again after decoding, and how
     # they are trained; None: none.
     second_pass: second_pass_settings.SecondPassSettings | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -128,7 +128,7 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "line-share": ((int, float, type(None)), "a share between 0 and 1, or null"),
     "line-words": ((int, type(None)), "a number of words, at least 1, or null"),
     "second-pass": ((dict, type(None)), "a mapping of the second pass's bars and training "
-                                         "settings (victor/rescoring/settings.py), or null"),
+                                         "settings (victor/second_pass/settings.py), or null"),
 }
 _REQUIRED = ("tag-delete", "crf-features")
 

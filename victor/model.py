@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from victor import crf, rescoring
+from victor import crf, second_pass
 from victor.config import MODEL_DIR, Config, from_record, portable, recipe
 from victor.errors import VictorError, read_utf8
 
@@ -59,7 +59,7 @@ class TrainedModel:
     record: dict
     config: Config  # the recorded recipe, as a config: what cleaning follows
     crf: crf.Model
-    trees: rescoring.SecondPass | None
+    trees: second_pass.SecondPass | None
     trees_text: str | None  # the trees' file, as written and hashed
     sources: dict[str, Path]
 
@@ -147,7 +147,7 @@ def _checked_file(folder: Path, record: dict, part: str) -> bytes:
 
 
 def _trees(data: bytes | None, config: Config, path: Path | None,
-           record_path: Path) -> tuple[rescoring.SecondPass | None, str | None]:
+           record_path: Path) -> tuple[second_pass.SecondPass | None, str | None]:
     if (data is None) != (config.second_pass is None):
         has = "no trees file" if data is None else "a trees file"
         raise VictorError(f"{record_path}: the record has {has} but "
@@ -159,7 +159,7 @@ def _trees(data: bytes | None, config: Config, path: Path | None,
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise VictorError(f"{path}: not a LightGBM text model (not UTF-8)") from None
-    return rescoring.load(text, config.second_pass, str(path)), text
+    return second_pass.load(text, config.second_pass, str(path)), text
 
 
 # --- a config against a model's record ----------------------------------------

@@ -26,7 +26,7 @@ punctuation between two kept pieces of one paragraph is kept with them.
 
 `decide` lists every step in order, the second pass's bars among them
 (`decided_again`; the trees' probabilities come from the caller, who holds
-the trees: victor.rescoring). The cleaner, cross-validation, the
+the trees: victor.second_pass). The cleaner, cross-validation, the
 second pass's training and the benchmarks all call it; what differs
 between them is an argument.
 """
@@ -45,7 +45,7 @@ from victor.reading.text import words as words_of
 
 if TYPE_CHECKING:  # victor.config reads this package's FAVOR_BARS
     from victor.config import Config
-    from victor.rescoring.settings import SecondPassSettings
+    from victor.second_pass.settings import SecondPassSettings
 
 # The floor (see `floor`): when the CRF labels no block of a page as
 # content, the blocks whose content probability reaches a share of the
@@ -127,7 +127,7 @@ def decode(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
 
 # What `--favor` moves the labels by where the config's second pass names
 # no bars of its own for it (a config without a second pass, such as
-# cleaneval; victor/rescoring/settings.py), on the calibrated content
+# cleaneval; victor/second_pass/settings.py), on the calibrated content
 # probability (the one the jsonl record shows): `precision` drops content
 # blocks under its bar, `recall` keeps blocks at or above its bar that the
 # decoding dropped. Chosen on the general config's held-out labels of the 5 site

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
-from victor import crf, rescoring
+from victor import crf, second_pass
 from victor.config import Config, portable, recipe
 from victor.errors import VictorError
 from victor.model import FORMAT, TrainedModel
@@ -101,7 +101,7 @@ def train(examples: Sequence[Example], config: Config, params: dict, *,
     }
     model = crf.model.assemble(fitted.data, crf_record, None)
     trees = (None if text is None
-             else rescoring.load(text, config.second_pass, "the trees just trained"))
+             else second_pass.load(text, config.second_pass, "the trees just trained"))
     return TrainedModel(None, record, config, model, trees, text, {})
 
 

@@ -1,4 +1,4 @@
-"""Training the second pass (victor/rescoring/) on held-out first passes.
+"""Training the second pass (victor/second_pass/) on held-out first passes.
 
 The trees must learn from first-pass probabilities like the ones they will
 see: those of pages the CRF had not been trained on. `victor learn` has
@@ -10,7 +10,7 @@ not see the page). Each page is read again here as the cleaner reads it
 fold's prediction block for block.
 
 The boosters' settings are the recipe's (the config's `second-pass:` key,
-victor/rescoring/settings.py): rounds, seeds (the boosters' probabilities
+victor/second_pass/settings.py): rounds, seeds (the boosters' probabilities
 are averaged), the first-pass columns left out, LightGBM's parameters.
 Blocks are weighted by their words, as word F1 counts them.
 """
@@ -29,9 +29,9 @@ from victor.annotation import load_training_page
 from victor.config import Config
 from victor.errors import VictorError, import_extra
 from victor.labels import OTHER
-from victor.rescoring import mean_probability, page_paths, predict_options
-from victor.rescoring.features import fast_features, feature_names, first_columns
-from victor.rescoring.settings import SecondPassSettings
+from victor.second_pass import mean_probability, page_paths, predict_options
+from victor.second_pass.features import fast_features, feature_names, first_columns
+from victor.second_pass.settings import SecondPassSettings
 from victor.training.dataset import Example
 
 

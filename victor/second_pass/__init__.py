@@ -32,9 +32,9 @@ import numpy as np
 
 from victor.decoding.calibration import content_probabilities
 from victor.errors import VictorError, import_extra
-from victor.rescoring.features import (FIRST_PREFIX, PAGE_FEATURES, fast_features,
+from victor.second_pass.features import (FIRST_PREFIX, PAGE_FEATURES, fast_features,
                                        first_columns)
-from victor.rescoring.settings import SecondPassSettings
+from victor.second_pass.settings import SecondPassSettings
 
 @dataclass(frozen=True)
 class SecondPass:
@@ -82,7 +82,7 @@ def load(text: str, settings: SecondPassSettings, source: str) -> SecondPass:
             or not all(name.startswith(FIRST_PREFIX) for name in first)
             or any(b.feature_name() != names for b in boosters)):
         raise VictorError(f"{source}: its features are not the second pass's page features "
-                          "(victor/rescoring/features.py); retrain it")
+                          "(victor/second_pass/features.py); retrain it")
     return SecondPass(boosters, tuple(name[len(FIRST_PREFIX):] for name in first), settings)
 
 

@@ -7,7 +7,7 @@ a block lies far from the page's densest run of likely content, or that the
 other blocks on its path (a teaser list's items, a forum's posts) are all
 unlikely. These features say so, from the first pass's probabilities over
 the whole page (docs/second-pass.md lists them); trees
-(victor/rescoring/__init__.py) decide again from them.
+(victor/second_pass/__init__.py) decide again from them.
 
 They are the research's matrix (research/second_pass_features.py's
 `page_features`) without its container columns (tree.*, c1-c3.*, rep*),
