@@ -14,6 +14,7 @@ labelled blocks, so that a batch pays for loading once.
 from __future__ import annotations
 
 import reprlib
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -137,7 +138,8 @@ class Result:
         return output.html_document(self.tree, page.title, page.meta.language,
                                     Rendering.of(options, links, images, tables))
 
-    def victor(self) -> str:
+    def blocks(self) -> str:
+        """Every block on a line with its label (`--format blocks`)."""
         return output.listing(self.texts, self.labels)
 
     @cached_property
@@ -163,7 +165,7 @@ class Result:
         """The output named by `victor clean --format` (output.FORMATS);
         `links`, `images`, `tables` False (or `options`) leave them out of
         markdown and html."""
-        output.check_format(fmt)
+        fmt = output.format_named(fmt, lambda note: warnings.warn(note, DeprecationWarning, 2))
         rendering = Rendering.of(options, links, images, tables)
         if fmt in ("markdown", "html"):
             return getattr(self, fmt)(rendering)

@@ -20,7 +20,11 @@ from victor.output import Rendering
 
 
 def clean_main(args: argparse.Namespace) -> int:
+    from victor.output import format_named
+
     try:
+        if args.format:
+            args.format = format_named(args.format, lambda note: print(note, file=sys.stderr))
         check_options(args)
     except VictorError as e:
         return fail(str(e), args.debug)
@@ -171,7 +175,7 @@ def _duration(seconds: float) -> str:
 
 
 def _clean_arguments(ap: argparse.ArgumentParser) -> None:
-    from victor.output import DEFAULT_FORMAT, FORMATS
+    from victor.output import DEFAULT_FORMAT, FORMATS, RENAMED_FORMATS
 
     ap.add_argument("files", nargs="+",
                     help="pages, WARC files (.warc, .warc.gz), folders of them, fsspec URLs, "
@@ -181,7 +185,8 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--model", metavar="FOLDER",
                     help="a model folder, or a shipped model's name (default: the model the config "
                          "names; alone, it brings its own config: docs/models.md)")
-    ap.add_argument("--format", choices=FORMATS,
+    ap.add_argument("--format", choices=[*FORMATS, *RENAMED_FORMATS],
+                    metavar="{" + ",".join(FORMATS) + "}",
                     help=f"output format of pages (default {DEFAULT_FORMAT}); "
                          "WARC files give jsonl")
     ap.add_argument("-o", "--output",

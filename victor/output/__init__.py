@@ -2,7 +2,7 @@
 
 The structured formats (text, markdown, html, cleaneval and the jsonl
 record's text) are rendered from the kept part of the page's tree
-(`tree.kept_tree`, `render`); `victor` lists the blocks with their labels
+(`tree.kept_tree`, `render`); `blocks` lists the blocks with their labels
 and `report` shows them coloured, `table` the features.
 """
 
@@ -19,6 +19,7 @@ from victor.output.report import report
 from victor.output.tree import Rendering, kept_tree
 
 __all__ = ["FORMATS", "DEFAULT_FORMAT", "Format", "Rendering", "check_format", "clean_html",
+           "format_named",
            "cleaneval", "cleaneval_segments", "html_document", "jsonl_record", "kept_tree",
            "listing", "markdown", "page_header", "paragraphs", "plain_text", "report", "segments",
            "text"]
@@ -35,10 +36,12 @@ class Format:
 # The one list of formats: each name is `victor clean --format NAME`, the
 # method of cleaner.Result that renders it, and `extract(output=NAME)`.
 FORMATS = {"cleaneval": Format(".txt"), "text": Format(".txt", headed=True),
-           "markdown": Format(".md", headed=True), "victor": Format(".txt"),
+           "markdown": Format(".md", headed=True), "blocks": Format(".txt"),
            "jsonl": Format(".jsonl"), "html": Format(".html"), "report": Format(".report.html"),
            "table": Format(".tsv")}
 DEFAULT_FORMAT = "cleaneval"
+# Old names that still work, each with a note where it is given.
+RENAMED_FORMATS = {"victor": "blocks"}
 
 
 def check_format(name: str) -> None:
@@ -46,6 +49,18 @@ def check_format(name: str) -> None:
     the name is given rather than when the first page is rendered."""
     if name not in FORMATS:
         raise VictorError(f"unknown output format {name!r}; choose one of {', '.join(FORMATS)}")
+
+
+def format_named(name: str, warn) -> str:
+    """The format a name given by a user means: an old name is the new
+    one's, and `warn` hears the note that says so."""
+    if name in RENAMED_FORMATS:
+        new = RENAMED_FORMATS[name]
+        warn(f"note: --format {name} is now --format {new} (it lists the blocks); "
+             f"the old name will go")
+        return new
+    check_format(name)
+    return name
 
 
 def cleaneval(url: str, segs: list[tuple[str, str]]) -> str:
