@@ -82,7 +82,7 @@ def test_a_result_pickles_and_still_renders_every_format():
     result = Cleaner().clean((DATA / "23.html").read_bytes(), "23.html")
     back = pickle.loads(pickle.dumps(result))
     assert back.model is None  # the model stays behind: megabytes, the same for every page
-    for fmt in ("text", "markdown", "cleaneval", "jsonl", "html", "victor", "table"):
+    for fmt in ("text", "markdown", "cleaneval", "jsonl", "html", "blocks", "table"):
         assert back.render(fmt) == result.render(fmt)
     assert back.labels == result.labels and back.content == result.content
     assert repr(back) == repr(result)

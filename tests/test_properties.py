@@ -248,7 +248,7 @@ def test_the_same_page_gives_the_same_output(cleaner, data):
     assert (first is None) == (second is None)
     if first is not None:
         assert second.labels == first.labels
-        assert second.render("victor") == first.render("victor")
+        assert second.render("blocks") == first.render("blocks")
 
 
 @settings(CI, max_examples=10)
@@ -257,7 +257,7 @@ def test_the_same_page_gives_the_same_output(cleaner, data):
 def test_a_batch_in_any_order_gives_each_page_the_same_output(cleaner, pages, order):
     def outputs(sequence: list[int]) -> dict[int, str | None]:
         results = {i: clean_or_refuse(cleaner, pages[i]) for i in sequence}
-        return {i: r and r.render("victor") for i, r in results.items()}
+        return {i: r and r.render("blocks") for i, r in results.items()}
 
     forward = list(range(len(pages)))
     shuffled = forward[:]
