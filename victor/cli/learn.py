@@ -51,7 +51,7 @@ def learn_main(args: argparse.Namespace) -> int:
         # Each page's folder, for the held-out figures per collection.
         sources = {f: source if Path(source).is_dir() else str(Path(source).parent)
                    for source in args.files for f in annotation_files([source])}
-        files = list(sources)
+        files = sorted(sources)  # the same pages make the same model, in any order given
         if args.cross_validate:
             _check_folds(args.cross_validate, len(files), args.split)
         started = time.perf_counter()

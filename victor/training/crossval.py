@@ -60,10 +60,17 @@ class FoldResult:
 def folds(examples: Sequence[Example], k: int, split: str = "site",
           seed: int = 0) -> list[list[int]]:
     """Example indices of each of k folds: every page is tested exactly
-    once, and the split is the same on every run."""
-    if split == "page":
-        return page_folds(len(examples), k, seed)
-    return site_folds([e.group for e in examples], k, seed)
+    once, and the split is the same on every run. The pages are dealt in
+    the order of their names, whatever order they were given in: the
+    dealing breaks ties (a site with as many pages of two kinds) by the
+    first page seen, and a tie settled otherwise moves every later site
+    of the shuffle, so that `learn data/wcxb data/dragnet` and the
+    benchmark's collections in another order tested 1,458 of 2,143 pages
+    in other folds."""
+    order = sorted(range(len(examples)), key=lambda i: examples[i].name)
+    dealt = (page_folds(len(order), k, seed) if split == "page"
+             else site_folds([examples[i].group for i in order], k, seed))
+    return [sorted(order[j] for j in fold) for fold in dealt]
 
 
 # The shipped language model's settings (docs/perplexity.md).
