@@ -27,7 +27,7 @@ from victor.batch.inputs import read_input
 from victor.output import plain_text
 
 ROOT = Path(__file__).resolve().parents[1]
-# (share, cap) settings tried beside the config's own floor-share; None: no floor.
+# (share, cap) settings tried beside the config's own empty-page-share; None: no floor.
 SETTINGS = [None, (0.0, 0.5), (0.03, 0.5), (0.05, 0.5), (0.1, 0.5), (0.2, 0.5),
             (0.5, 0.5), (1.0, 0.5), (0.3, 0.3)]
 GOLD_WORDS = 5
@@ -47,7 +47,7 @@ def main() -> int:
             runs.append((gold_words(gold), result.texts,
                          cleaner.model.best_labels(result.scores), result.marginals))
         rows = []
-        own = (cleaner.config.floor_share, FLOOR_CAP)
+        own = (cleaner.config.empty_page_share, FLOOR_CAP)
         for setting in [own] + [s for s in SETTINGS if s != own]:
             scores, changed, empty = [], [], 0
             for gold, texts, labels, marginals in runs:

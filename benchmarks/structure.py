@@ -503,10 +503,10 @@ def main(argv: list[str] | None = None) -> int:
     from victor.cleaner import Cleaner
 
     cleaner = Cleaner(config)
-    share, list_share = (configured if given is None else None if given == "off" else float(given)
-                         for given, configured in ((args.unit_share, config.unit_share),
-                                                   (args.list_share, config.list_share)))
-    config = replace(config, unit_share=share, list_share=list_share)
+    share, list_bar = (configured if given is None else None if given == "off" else float(given)
+                         for given, configured in ((args.unit_bar, config.unit_bar),
+                                                   (args.list_bar, config.list_bar)))
+    config = replace(config, unit_bar=share, list_bar=list_bar)
     systems: dict[str, Counts] = {"victor markdown": Counts(), "victor text": Counts(),
                                   "victor text, blocks joined (before)": Counts()}
     others = {} if args.no_peers else peers_set_up()

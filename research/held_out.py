@@ -30,8 +30,8 @@ from victor.config import DEFAULT_CONFIG, load_config
 from victor.training import crossval, dataset, second_pass
 
 # config key -> Config field, for replay's KEY=VALUE
-_KEYS = {"keep-above": "keep_above", "floor-share": "floor_share", "unit-share": "unit_share",
-         "list-share": "list_share", "repeat-words": "repeat_words",
+_KEYS = {"keep-above": "keep_above", "empty-page-share": "empty_page_share", "unit-bar": "unit_bar",
+         "list-bar": "list_bar", "repeat-words": "repeat_words",
          "line-share": "line_share", "line-words": "line_words"}
 
 

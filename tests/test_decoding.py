@@ -121,7 +121,7 @@ def test_cleaning_decides_a_real_page_by_the_one_decision(config):
 
 def test_the_folds_decode_a_page_as_the_cleaner_does():
     """Dragnet 134 under the general config, where a list's dropped heading
-    ("About the author") comes back with the author's box (list-share):
+    ("About the author") comes back with the author's box (list-bar):
     cross-validation's folds (score_fold, which benchmarks.quality runs)
     give the labels the Cleaner's first pass gives, so that the figures
     measure what users get. (The second pass decides again over the folds'
@@ -143,7 +143,7 @@ def test_the_folds_decode_a_page_as_the_cleaner_does():
     result = cleaner.clean(read_input(load_annotation(anno).source), str(anno))
     path = cleaner.model.best_labels(result.scores)
     decoded, _ = decode(path, result.marginals, cleaner.config.keep_above,
-                        cleaner.config.floor_share)
+                        cleaner.config.empty_page_share)
     assert fold.predictions[0].labels == result.labels != decoded
 
 

@@ -55,7 +55,7 @@ def test_a_page_the_model_finds_no_content_on_is_kept_and_marked(dropping_model)
     result = clean(cleaner)
     assert result.fallback
     # At the cleaneval config's share, 0, every block is kept.
-    assert cleaner.config.floor_share == 0
+    assert cleaner.config.empty_page_share == 0
     assert "o" not in result.labels and len(result.labels) == len(result.texts)
     record = json.loads(result.jsonl())
     assert record["fallback"] is True and record["text"]
@@ -79,15 +79,15 @@ def test_a_block_at_the_cap_is_kept_whatever_the_share():
     assert floor(["o"] * 3, marginals, 1.0) == ["p", "p", "o"]
 
 
-def test_a_configs_floor_share_decides_what_a_floored_page_keeps(dropping_model, tmp_path):
+def test_a_configs_empty_page_share_decides_what_a_floored_page_keeps(dropping_model, tmp_path):
     shipped = ROOT / "victor" / "configs" / "cleaneval.yaml"
     edited = tmp_path / "cleaneval.yaml"
     # Without line-share, whose paragraphs kept whole come after the floor
     # (victor.decoding.decide), the floor's own choice is what is kept.
-    edited.write_text(shipped.read_text(encoding="utf-8") + "floor-share: 0.3\nline-share: null\n",
+    edited.write_text(shipped.read_text(encoding="utf-8") + "empty-page-share: 0.3\nline-share: null\n",
                       encoding="utf-8")  # a model of it with the dropping model's CRF:
     cleaner = Cleaner(model=redecoded(edited, dropping_model))
-    assert cleaner.config.floor_share == 0.3
+    assert cleaner.config.empty_page_share == 0.3
     result = clean(cleaner)
     assert result.fallback
     # The floor weighs the CRF's own probabilities, before calibration.
@@ -108,7 +108,7 @@ def test_a_page_whose_content_the_crf_keeps_is_left_alone(config):
     # a second pass may still drop some after.
     best = cleaner.model.best_labels(result.scores)
     decoded, fallback = decode(best, result.marginals, cleaner.config.keep_above,
-                               cleaner.config.floor_share)
+                               cleaner.config.empty_page_share)
     assert not fallback
     assert all(lab == b for lab, b in zip(decoded, best) if b != "o")
     assert json.loads(result.jsonl())["fallback"] is False

@@ -77,7 +77,7 @@ def test_a_model_alone_cleans_as_its_config_did(tmp_path):
     it, cleans a page to the same text as the default config does: its
     settings and decoding travel in its record."""
     alone = Cleaner.from_model(model_copy(tmp_path / "mine"))
-    assert alone.config.keep_above == 0.3 and alone.config.unit_share == 0.1
+    assert alone.config.keep_above == 0.3 and alone.config.unit_bar == 0.1
     assert settings(alone.config) == settings(load_config("general"))
     assert alone.selected == select_features(load_config("general"))
     assert alone.clean(PAGE).text() == Cleaner("general").clean(PAGE).text()
@@ -145,8 +145,8 @@ def test_a_changed_bar_is_a_new_model_that_cleans_as_the_config_says(tmp_path):
     shipped model, it makes a model of its own (learn --from-model), and
     that model cleans alone exactly as the config does with it, and
     otherwise than the shipped one."""
-    copy = edited_general(tmp_path / "c", "  keep: 0.4\n  add: 0.35\n  page-floor: 0.2\n",
-                          "  keep: 0.6\n  add: 0.35\n  page-floor: null\n")
+    copy = edited_general(tmp_path / "c", "  keep: 0.4\n  add: 0.35\n  lowest-page-bar: 0.2\n",
+                          "  keep: 0.6\n  add: 0.35\n  lowest-page-bar: null\n")
     page = ROOT / "data/cleaneval/36.html"
     refused = victor("clean", "--config", copy, page, cwd=tmp_path)
     assert refused.returncode == 2 and "key 'second-pass.keep' is 0.6 here but 0.4" in refused.stderr

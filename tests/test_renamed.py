@@ -28,3 +28,46 @@ def test_the_api_takes_the_old_format_name_with_a_deprecation_warning() -> None:
     with pytest.warns(DeprecationWarning, match="--format blocks"):
         old = result.render("victor")
     assert old == result.render("blocks") == result.blocks()
+
+
+def test_a_config_with_the_old_key_names_reads_as_the_new_with_a_note(tmp_path) -> None:
+    """unit-share and list-share were bars on a probability, not shares;
+    floor-share and page-floor were unrelated floors."""
+    from victor.config import load_config
+
+    shipped = (ROOT / "victor" / "configs" / "general.yaml").read_text(encoding="utf-8")
+    old = (shipped.replace("unit-bar:", "unit-share:").replace("list-bar:", "list-share:")
+           .replace("empty-page-share:", "floor-share:")
+           .replace("lowest-page-bar:", "page-floor:"))
+    assert old != shipped
+    (tmp_path / "old.yaml").write_text(old.replace("template: general", f"template: "
+                                                   f"{ROOT / 'victor' / 'templates' / 'general.tpl'}"),
+                                       encoding="utf-8")
+    with pytest.warns(FutureWarning) as notes:
+        config = load_config(tmp_path / "old.yaml")
+    said = " ".join(str(n.message) for n in notes)
+    for name in ("'unit-share' is now 'unit-bar'", "'floor-share' is now 'empty-page-share'",
+                 "'second-pass.page-floor' is now 'second-pass.lowest-page-bar'"):
+        assert name in said
+    general = load_config("general")
+    assert (config.unit_bar, config.list_bar, config.empty_page_share) == \
+        (general.unit_bar, general.list_bar, general.empty_page_share)
+    assert config.second_pass.lowest_page_bar == general.second_pass.lowest_page_bar
+
+
+def test_a_model_recorded_with_the_old_key_names_cleans_as_before(tmp_path) -> None:
+    """A model a user trained before the rename keeps working, with its
+    config or alone."""
+    import json
+    import shutil
+
+    folder = tmp_path / "cleaneval"
+    shutil.copytree(ROOT / "victor" / "models" / "cleaneval", folder)
+    record = json.loads((folder / "model.json").read_text(encoding="utf-8"))
+    decoding = record["recipe"]["decoding"]
+    decoding["floor-share"] = decoding.pop("empty-page-share")
+    (folder / "model.json").write_text(json.dumps(record), encoding="utf-8")
+    page = read_input(str(PAGE))
+    expected = Cleaner("cleaneval").clean(page).text()
+    assert Cleaner(model=folder).clean(page).text() == expected
+    assert Cleaner("cleaneval", model=folder).clean(page).text() == expected

@@ -63,7 +63,7 @@ def test_the_default_is_a_crf_and_a_second_pass_and_article_its_higher_bars(gene
     assert first.second_pass is None
     assert article.second_pass.settings.keep > general.second_pass.settings.keep
     assert article.second_pass.settings.add > general.second_pass.settings.add
-    assert article.second_pass.settings.page_floor is None
+    assert article.second_pass.settings.lowest_page_bar is None
     # The trees read the first pass's columns the general config computes.
     result = first.clean(read_input(str(DRAGNET / "R28.html")))
     assert set(general.second_pass.first) == set(result.columns.names) - {"class-words"}

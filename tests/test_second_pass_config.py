@@ -21,7 +21,7 @@ from victor.decoding import bars
 # config's: a mapping merges over its base's).
 HEAD = "base: general\ntemplate: general\n"
 GOOD = "second-pass:\n  keep: 0.35\n  add: 0.3\n  early-stop: 4\n"
-FLOOR = "second-pass:\n  keep: 0.6\n  add: 0.6\n  page-floor: 0.2\n  early-stop: 4\n"
+FLOOR = "second-pass:\n  keep: 0.6\n  add: 0.6\n  lowest-page-bar: 0.2\n  early-stop: 4\n"
 
 
 def written(tmp_path, text: str, name: str = "mine.yaml"):
@@ -38,21 +38,21 @@ def test_the_key_is_read_with_the_config(tmp_path) -> None:
     # --favor's bars and the page floor come from the base config unless
     # the config names its own.
     assert second.favor == load_config("general").second_pass.favor
-    assert second.page_floor == load_config("general").second_pass.page_floor
-    unfloored = load_config(written(tmp_path, GOOD + "  page-floor: null\n", "bare.yaml"))
+    assert second.lowest_page_bar == load_config("general").second_pass.lowest_page_bar
+    unfloored = load_config(written(tmp_path, GOOD + "  lowest-page-bar: null\n", "bare.yaml"))
     q, texts = [0.9, 0.32, 0.1], ["a b", "c d e", "f"]
     assert bars(unfloored.second_pass, None, q, texts) == (0.35, 0.3)
     favored = load_config(written(tmp_path, GOOD + "  favor: {precision: 0.6}\n")).second_pass
     assert bars(favored, "precision", q, texts) == (0.6, 0.6)
 
 
-def test_a_page_floor_lets_each_page_lower_the_bars_to_its_own(tmp_path) -> None:
-    """With `page-floor`, each page may lower keep and add to where its
+def test_a_lowest_page_bar_lets_each_page_lower_the_bars_to_its_own(tmp_path) -> None:
+    """With `lowest-page-bar`, each page may lower keep and add to where its
     expected word F1 is highest: a page whose few likely words sit among
     many middling ones keeps the middling ones too, a page whose content
     is certain keeps the config's bars, and no bar goes under the floor."""
     second = load_config(written(tmp_path, FLOOR)).second_pass
-    assert second.page_floor == 0.2
+    assert second.lowest_page_bar == 0.2
     words = ["w " * 10, "w " * 100, "w " * 100, "w " * 100, "w " * 50]
     middling = bars(second, None, [0.9, 0.3, 0.3, 0.3, 0.01], words)
     assert middling == (0.3, 0.3)
@@ -79,8 +79,8 @@ def test_a_config_without_the_key_or_with_null_has_no_second_pass(tmp_path) -> N
                                  "settings (victor/second_pass/settings.py), or null, not list"),
     ("second-pass:\n  keep: 1.5\n  add: 0.3\n", "'keep' must be a probability between 0 and 1"),
     ("second-pass:\n  keep: 0.35\n  add: yes\n", "'add' must be a probability between 0 and 1"),
-    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  page-floor: 0.32\n",
-     "'page-floor' must be a probability no higher than keep and add, or null"),
+    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  lowest-page-bar: 0.32\n",
+     "'lowest-page-bar' must be a probability no higher than keep and add, or null"),
     ("second-pass:\n  model: general-second-pass\n  keep: 0.35\n  add: 0.3\n",
      "'model' is no longer read: the trees are a file of the model folder that victor learn "
      "writes (docs/models.md); take the line out"),
@@ -89,7 +89,7 @@ def test_a_config_without_the_key_or_with_null_has_no_second_pass(tmp_path) -> N
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  early-stop-every: 0\n",
      "'early-stop-every' must be a number of trees, at least 1, where early-stop is set"),
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  depth: 3\n",
-     "unknown key 'depth'; known keys: keep, add, page-floor, early-stop, early-stop-every, favor, "
+     "unknown key 'depth'; known keys: keep, add, lowest-page-bar, early-stop, early-stop-every, favor, "
      "rounds, seeds, left-out, trees"),
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  rounds: 0\n",
      "'rounds' must be a whole number, at least 1"),

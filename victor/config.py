@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+import warnings
 
 import yaml
 
@@ -84,14 +85,14 @@ class Config:
     keep_above: float | None = None
     # victor.decoding.floor: on a page the path keeps nothing of, the blocks
     # with at least this share of the page's highest content probability.
-    floor_share: float = 0.0
+    empty_page_share: float = 0.0
     # victor.decoding.whole_units: a code block or data table is kept whole
     # when its blocks' word-weighted content probability reaches this, else
     # dropped whole; None: each block as decoded.
-    unit_share: float | None = None
+    unit_bar: float | None = None
     # victor.decoding.whole_lists: a list's dropped items come back when its
     # content probability reaches this; None leaves lists to the labels.
-    list_share: float | None = None
+    list_bar: float | None = None
     # victor.decoding.drop_repeats: a run of kept blocks that repeats the
     # page's earlier kept text is dropped from this many words; None: kept.
     repeat_words: int | None = None
@@ -121,9 +122,9 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "crf": (dict, "a mapping with c1, c2, max-iterations, far-other-share, min-sites"),
     "perplexity-model": ((str, type(None)), "a language model path or null"),
     "keep-above": ((int, float, type(None)), "a probability between 0 and 1, or null"),
-    "floor-share": ((int, float), "a share between 0 and 1"),
-    "unit-share": ((int, float, type(None)), "a probability between 0 and 1, or null"),
-    "list-share": ((int, float, type(None)), "a probability between 0 and 1, or null"),
+    "empty-page-share": ((int, float), "a share between 0 and 1"),
+    "unit-bar": ((int, float, type(None)), "a probability between 0 and 1, or null"),
+    "list-bar": ((int, float, type(None)), "a probability between 0 and 1, or null"),
     "repeat-words": ((int, type(None)), "a number of words, at least 1, or null"),
     "line-share": ((int, float, type(None)), "a share between 0 and 1, or null"),
     "line-words": ((int, type(None)), "a number of words, at least 1, or null"),
@@ -131,6 +132,27 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
                                          "settings (victor/second_pass/settings.py), or null"),
 }
 _REQUIRED = ("tag-delete", "crf-features")
+
+# Keys renamed because the old name said the wrong thing (a bar on a
+# probability called a share; two unrelated floors): old -> new, at the top
+# level and in `second-pass`. A config or a model record with an old name
+# still reads.
+RENAMED_KEYS = {"unit-share": "unit-bar", "list-share": "list-bar",
+                "floor-share": "empty-page-share"}
+RENAMED_SECOND_PASS_KEYS = {"page-floor": "lowest-page-bar"}
+
+
+def current_names(raw: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """A config's (or a recorded recipe's decoding) mapping with renamed
+    keys under their new names, and the old names it used."""
+    old = [key for key in RENAMED_KEYS if key in raw]
+    out = {RENAMED_KEYS.get(key, key): value for key, value in raw.items()}
+    second = out.get("second-pass")
+    if isinstance(second, dict):
+        old += [f"second-pass.{key}" for key in RENAMED_SECOND_PASS_KEYS if key in second]
+        out["second-pass"] = {RENAMED_SECOND_PASS_KEYS.get(key, key): value
+                              for key, value in second.items()}
+    return out, old
 
 
 def resolve(name_or_path: str | Path) -> Path:
@@ -163,6 +185,12 @@ def _read(path: Path, seen: tuple[Path, ...]) -> dict[str, Any]:
         raise VictorError(f"{path}:{where} not valid YAML: {getattr(e, 'problem', e)}")
     if not isinstance(raw, dict):
         raise VictorError(f"{path}: a config must be a mapping of keys to values")
+    raw, old = current_names(raw)
+    for key in old:
+        new = (RENAMED_KEYS.get(key) or
+               "second-pass." + RENAMED_SECOND_PASS_KEYS[key.removeprefix("second-pass.")])
+        warnings.warn(f"{path}: key '{key}' is now '{new}'; the old name will go",
+                      FutureWarning, stacklevel=2)
     base = raw.pop("base", None)
     if base is None:
         return raw
@@ -187,7 +215,7 @@ def from_record(recipe: dict[str, Any], source: Path, name: str, digest: str) ->
     """The config a model records (`recipe`): what cleaning with the model
     follows. `source` (the model's record) names it in the errors."""
     try:
-        raw = {**recipe["settings"], **recipe["decoding"], "crf": recipe["crf"],
+        raw = {**recipe["settings"], **current_names(recipe["decoding"])[0], "crf": recipe["crf"],
                "model": str(source.parent)}
         if raw.get("second-pass") is not None:
             raw["second-pass"] = {**raw["second-pass"], **recipe["second-pass"]}
@@ -238,11 +266,11 @@ def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
     keep_above = raw.get("keep-above")
     if isinstance(keep_above, bool) or (keep_above is not None and not 0 <= keep_above <= 1):
         raise bad("keep-above", "must be a probability between 0 and 1, or null")
-    floor_share = raw.get("floor-share", 0.0)
-    if isinstance(floor_share, bool) or not 0 <= floor_share <= 1:
-        raise bad("floor-share", "must be a share between 0 and 1")
+    empty_page_share = raw.get("empty-page-share", 0.0)
+    if isinstance(empty_page_share, bool) or not 0 <= empty_page_share <= 1:
+        raise bad("empty-page-share", "must be a share between 0 and 1")
     shares = {}
-    for key in ("unit-share", "list-share", "line-share"):
+    for key in ("unit-bar", "list-bar", "line-share"):
         share = raw.get(key)
         if isinstance(share, bool) or (share is not None and not 0 <= share <= 1):
             what = "share" if key == "line-share" else "probability"
@@ -289,9 +317,9 @@ def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
         crf=crf,
         perplexity_model=_locate(lm, path, MODEL_DIR, "") if lm else None,
         keep_above=None if keep_above is None else float(keep_above),
-        floor_share=float(floor_share),
-        unit_share=shares["unit-share"],
-        list_share=shares["list-share"],
+        empty_page_share=float(empty_page_share),
+        unit_bar=shares["unit-bar"],
+        list_bar=shares["list-bar"],
         repeat_words=counts["repeat-words"],
         line_share=shares["line-share"],
         line_words=counts["line-words"],
@@ -348,9 +376,9 @@ def decoding_settings(config: Config) -> dict[str, Any]:
     """How a config decides the CRF's labels (victor/decoding/), under the
     keys of the config file: a model records it, and cleaning follows the
     model's record."""
-    out: dict[str, Any] = {"floor-share": config.floor_share}
-    for key, value in (("keep-above", config.keep_above), ("unit-share", config.unit_share),
-                       ("list-share", config.list_share), ("repeat-words", config.repeat_words),
+    out: dict[str, Any] = {"empty-page-share": config.empty_page_share}
+    for key, value in (("keep-above", config.keep_above), ("unit-bar", config.unit_bar),
+                       ("list-bar", config.list_bar), ("repeat-words", config.repeat_words),
                        ("line-share", config.line_share), ("line-words", config.line_words)):
         if value is not None:  # a key left out of the config is left out of the record
             out[key] = value

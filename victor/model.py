@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from victor import crf, second_pass
-from victor.config import MODEL_DIR, Config, from_record, portable, recipe
+from victor.config import MODEL_DIR, Config, current_names, from_record, portable, recipe
 from victor.errors import VictorError, read_utf8
 
 FORMAT = 1
@@ -45,7 +45,7 @@ FILES = {"crf": "crf.crfsuite", "second-pass": "second-pass.lgbm"}
 # The decoding keys the second pass's trees read the labels of (the best
 # path widened: victor.decoding.widened): trees trained on labels decoded
 # with others are not the trees of a model that decodes with these.
-TREE_INPUT_KEYS = ("keep-above", "floor-share", "unit-share", "list-share")
+TREE_INPUT_KEYS = ("keep-above", "empty-page-share", "unit-bar", "list-bar")
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,6 +104,8 @@ def load(name_or_path: str | os.PathLike) -> TrainedModel:
     for key in ("recipe", "files", "crf"):
         if not isinstance(record.get(key), dict):
             raise VictorError(f"{record_path}: the record lacks its '{key}'; retrain")
+    if isinstance(record["recipe"].get("decoding"), dict):  # a model of before a key's rename
+        record["recipe"]["decoding"] = current_names(record["recipe"]["decoding"])[0]
     config = from_record(record["recipe"], record_path, str(record.get("config", folder.name)),
                          str(record.get("config_sha256", "")))
     if "crf" not in record["files"]:

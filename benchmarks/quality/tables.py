@@ -111,18 +111,18 @@ def decoding_table(pages: dict[str, list[Page]], run: Run, config: Config) -> st
     """Each collection's word F1 (LCS / bag-of-words) and WCXB's by page
     type when the same held-out predictions are decided (victor.decoding.decide,
     without a second pass) with other values of the config's `keep-above`
-    (its floor-share kept) and of its `floor-share` (its keep-above kept).
+    (its empty-page-share kept) and of its `empty-page-share` (its keep-above kept).
     "-": no keep-above."""
     kinds = sorted({p.page_type for p in pages.get("wcxb-dev", [])})
-    settings = [(f"keep-above {bar if bar is not None else '-'}", bar, config.floor_share)
+    settings = [(f"keep-above {bar if bar is not None else '-'}", bar, config.empty_page_share)
                 for bar in KEEP_ABOVE]
-    settings += [(f"floor-share {share}", config.keep_above, share) for share in FLOOR_SHARES]
+    settings += [(f"empty-page-share {share}", config.keep_above, share) for share in FLOOR_SHARES]
     rows = []
     for name, bar, share in settings:
         texts = {}
         for ps in pages.values():
             for p in ps:
-                labels = run.decided(p.anno, replace(config, keep_above=bar, floor_share=share,
+                labels = run.decided(p.anno, replace(config, keep_above=bar, empty_page_share=share,
                                                      second_pass=None))
                 texts[p.anno] = output.plain_text(run.block_texts[p.anno], labels)
         row = [name]

@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # victor.config reads this package's FAVOR_BARS
 
 # The floor (see `floor`): when the CRF labels no block of a page as
 # content, the blocks whose content probability reaches a share of the
-# page's highest are kept (the config's `floor-share`, FLOOR_SHARE when it
+# page's highest are kept (the config's `empty-page-share`, FLOOR_SHARE when it
 # names none), and any block at FLOOR_CAP or above. On the 1,296 WCXB
 # pages, which neither the article nor the cleaneval model saw, every share
 # from 1 down to 0 did better than no floor and 0 did best: keeping every
@@ -111,13 +111,13 @@ def keep_likely(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
 
 
 def decode(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
-           keep_above: float | None, floor_share: float = FLOOR_SHARE) -> tuple[list[str], bool]:
+           keep_above: float | None, empty_page_share: float = FLOOR_SHARE) -> tuple[list[str], bool]:
     """The labels a page is cleaned with, and whether they are the floor's
     (the path kept nothing, which a corpus builder may want to know: the
     jsonl record's `fallback`). `keep_above` None keeps the path as it
-    is, for a config of a user's that has none; `floor_share` is the
-    config's `floor-share`."""
-    floored = floor(labels, marginals, floor_share)
+    is, for a config of a user's that has none; `empty_page_share` is the
+    config's `empty-page-share`."""
+    floored = floor(labels, marginals, empty_page_share)
     if floored is not None:
         return floored, True
     if keep_above is None:
@@ -197,13 +197,13 @@ def whole_units(page, labels: Sequence[str], content: Sequence[float],
 
 
 def whole(texts: Sequence[str], labels: Sequence[str], content: Sequence[float],
-          found_units: list[list[int]], unit_share: float | None,
-          found_lists: list[list[int]], list_share: float | None) -> list[str]:
+          found_units: list[list[int]], unit_bar: float | None,
+          found_lists: list[list[int]], list_bar: float | None) -> list[str]:
     """`whole_units` then `whole_lists`, on a page's block texts and the
     units and lists found in its blocks: the cleaner and the folds of
     cross-validation (which keep no tree) decide them alike."""
-    labels = _decided(texts, labels, content, unit_share, found_units, "p", True)
-    return _decided(texts, labels, content, list_share, found_lists, "l", False)
+    labels = _decided(texts, labels, content, unit_bar, found_units, "p", True)
+    return _decided(texts, labels, content, list_bar, found_lists, "l", False)
 
 
 def _likely(texts: Sequence[str], unit: list[int], content: Sequence[float]) -> float:
@@ -443,9 +443,9 @@ def widened(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
     tables and lists kept whole. These are the labels the second pass's
     trees read, in the cleaner and when they are trained
     (victor.training.second_pass), so they have a name of their own."""
-    labels, fallback = decode(path, marginals, config.keep_above, config.floor_share)
+    labels, fallback = decode(path, marginals, config.keep_above, config.empty_page_share)
     return whole(texts, labels, content_probabilities(marginals), found.units,
-                 config.unit_share, found.lists, config.list_share), fallback
+                 config.unit_bar, found.lists, config.list_bar), fallback
 
 
 def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
@@ -478,8 +478,8 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
     calibrated = (content_probabilities(marginals, temperature)
                   if favor is not None or threshold is not None else content)
     labels = favored(labels, marginals, calibrated, favor)
-    labels = whole(texts, labels, content, found.units, config.unit_share,
-                   found.lists, config.list_share)
+    labels = whole(texts, labels, content, found.units, config.unit_bar,
+                   found.lists, config.list_bar)
     labels = whole_boxes(texts, labels, marginals, found.boxes, config.line_share,
                          config.line_words)
     if threshold is not None:  # the user's own cut, block by block, as asked
@@ -520,14 +520,14 @@ def bars(settings: "SecondPassSettings", favor: str | None, q: Sequence[float],
          texts: Sequence[str]) -> tuple[float, float]:
     """(keep, add) for a page: `--favor`'s bar where the config gives one,
     else the config's bars, each lowered to the page's own bar (page_bar)
-    where the config names a `page-floor`."""
+    where the config names a `lowest-page-bar`."""
     bar = settings.favor.get(favor) if favor is not None else None
     if bar is not None:
         return bar, bar
-    if settings.page_floor is None:
+    if settings.lowest_page_bar is None:
         return settings.keep, settings.add
     words = np.fromiter(map(len, map(str.split, texts)), dtype=np.float64, count=len(texts))
-    own = page_bar(np.asarray(q, dtype=np.float64), words, settings.page_floor, settings.keep)
+    own = page_bar(np.asarray(q, dtype=np.float64), words, settings.lowest_page_bar, settings.keep)
     return min(own, settings.keep), min(own, settings.add)
 
 

@@ -9,7 +9,7 @@ these settings beside them.
     second-pass:
       keep: 0.4                    # a kept block stays at this probability or more
       add: 0.35                    # a dropped block comes back at this or more
-      page-floor: 0.2              # optional: a page may lower both to its own bar, to this
+      lowest-page-bar: 0.2              # optional: a page may lower both to its own bar, to this
       early-stop: 4                # LightGBM's prediction early stopping margin, or null
       early-stop-every: 10         # ... looked at every this many trees
       favor:                       # optional: --favor's bars, each both keep and add
@@ -31,7 +31,7 @@ from victor.decoding import FAVOR_BARS
 from victor.errors import VictorError
 
 # What the decision reads at cleaning time, and what training reads.
-DECODING_KEYS = ("keep", "add", "page-floor", "early-stop", "early-stop-every", "favor")
+DECODING_KEYS = ("keep", "add", "lowest-page-bar", "early-stop", "early-stop-every", "favor")
 TRAINING_KEYS = ("rounds", "seeds", "left-out", "trees")
 _KEYS = DECODING_KEYS + TRAINING_KEYS
 
@@ -47,7 +47,7 @@ class SecondPassSettings:
     favor: dict[str, float] = field(default_factory=dict)
     # Where named, each page may lower `keep` and `add` to a bar of its
     # own (victor.decoding.page_bar), down to this.
-    page_floor: float | None = None
+    lowest_page_bar: float | None = None
     # With `early_stop`: how often LightGBM looks at a block's raw score.
     early_stop_every: int | None = None
     # Training (victor/training/second_pass.py): trees a booster, boosters
@@ -86,9 +86,9 @@ def checked(raw: Any, path: Path) -> SecondPassSettings:
         if not _number(value) or not 0 <= value <= 1:
             raise bad(f"'{key}' must be a probability between 0 and 1")
         bars[key] = float(value)
-    floor = raw.get("page-floor")
+    floor = raw.get("lowest-page-bar")
     if floor is not None and (not _number(floor) or not 0 <= floor <= min(bars.values())):
-        raise bad("'page-floor' must be a probability no higher than keep and add, or null")
+        raise bad("'lowest-page-bar' must be a probability no higher than keep and add, or null")
     favor = raw.get("favor") or {}
     if not isinstance(favor, dict):
         raise bad("'favor' must map precision and recall to probabilities")
@@ -133,8 +133,8 @@ def decoding(settings: SecondPassSettings) -> dict[str, Any]:
                            "early-stop": settings.early_stop}
     if settings.early_stop is not None:
         out["early-stop-every"] = settings.early_stop_every
-    if settings.page_floor is not None:
-        out["page-floor"] = settings.page_floor
+    if settings.lowest_page_bar is not None:
+        out["lowest-page-bar"] = settings.lowest_page_bar
     if settings.favor:
         out["favor"] = dict(settings.favor)
     return out
