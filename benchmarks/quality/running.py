@@ -157,7 +157,7 @@ def _collect(results: Sequence[crossval.FoldResult],
         for p in r.predictions:
             e = examples[p.name]
             run.texts[p.name] = output.plain_text(e.texts, p.labels)
-            run.content[p.name] = p.content
+            run.content[p.name] = p.raw_content
             run.truth[p.name] = e.labels
             run.block_texts[p.name] = e.texts
             run.labels[p.name] = p.labels

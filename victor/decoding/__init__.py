@@ -94,9 +94,9 @@ def floor(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
     (docs/robustness.md, `python3 -m benchmarks.floor`)."""
     if not marginals or any(lab != OTHER for lab in labels):
         return None
-    content = content_probabilities(marginals)
-    bar = min(share * max(content), cap)
-    return _kept([OTHER] * len(marginals), marginals, [p >= bar for p in content])
+    raw_content = content_probabilities(marginals)
+    bar = min(share * max(raw_content), cap)
+    return _kept([OTHER] * len(marginals), marginals, [p >= bar for p in raw_content])
 
 
 def keep_likely(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
@@ -105,9 +105,9 @@ def keep_likely(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
     whose content probability is at least `keep_above`. The probability is
     the CRF's own, before calibration: the setting was chosen on it and
     must not move when a model is recalibrated."""
-    content = content_probabilities(marginals)
+    raw_content = content_probabilities(marginals)
     return _kept(labels, marginals, [lab == OTHER and p >= keep_above
-                                     for lab, p in zip(labels, content)])
+                                     for lab, p in zip(labels, raw_content)])
 
 
 def decode(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
@@ -140,24 +140,26 @@ FAVOR_BARS = {"precision": 0.5, "recall": 0.3}
 
 
 def favored(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
-            content: Sequence[float], favor: str | None) -> list[str]:
-    """The labels moved toward precision or recall (`FAVOR_BARS`); `content`
-    is calibrated. None leaves them as they are."""
+            calibrated: Sequence[float], favor: str | None) -> list[str]:
+    """The labels moved toward precision or recall (`FAVOR_BARS`), on the
+    calibrated content probability. None leaves them as they are."""
     if favor is None:
         return list(labels)
     bar = FAVOR_BARS[favor]
     if favor == "precision":
-        return above_threshold(labels, content, bar)
-    return _kept(labels, marginals, [lab == OTHER and p >= bar for lab, p in zip(labels, content)])
+        return above_threshold(labels, calibrated, bar)
+    return _kept(labels, marginals,
+                 [lab == OTHER and p >= bar for lab, p in zip(labels, calibrated)])
 
 
-def above_threshold(labels: Sequence[str], content: Sequence[float],
+def above_threshold(labels: Sequence[str], calibrated: Sequence[float],
                     threshold: float) -> list[str]:
     """The user's `--threshold`, applied after decoding: content blocks
     whose calibrated content probability is under it become o. It only
     takes away, and it may empty a page on purpose; on the calibrated scale
     because that is the one a user reads in the jsonl output."""
-    return [lab if lab == OTHER or p >= threshold else OTHER for lab, p in zip(labels, content)]
+    return [lab if lab == OTHER or p >= threshold else OTHER
+            for lab, p in zip(labels, calibrated)]
 
 
 def units(blocks) -> list[list[int]]:
@@ -185,35 +187,35 @@ def units(blocks) -> list[list[int]]:
     return list(grouped.values())
 
 
-def whole_units(page, labels: Sequence[str], content: Sequence[float],
+def whole_units(page, labels: Sequence[str], raw_content: Sequence[float],
                 share: float | None, found: list[list[int]] | None = None) -> list[str]:
     """Each unit (`units`) kept whole, its dropped blocks as paragraphs,
     when its blocks' content probability weighted by their words reaches
     `share`, else dropped whole. The probability is the CRF's own, as for
     `keep-above`; None leaves the labels as they are. `found`: the page's
     units, where the caller has them already."""
-    return _decided([b.text for b in page.blocks], labels, content, share,
+    return _decided([b.text for b in page.blocks], labels, raw_content, share,
                     units(page.blocks) if found is None else found, "p", True)
 
 
-def whole(texts: Sequence[str], labels: Sequence[str], content: Sequence[float],
+def whole(texts: Sequence[str], labels: Sequence[str], raw_content: Sequence[float],
           found_units: list[list[int]], unit_bar: float | None,
           found_lists: list[list[int]], list_bar: float | None) -> list[str]:
     """`whole_units` then `whole_lists`, on a page's block texts and the
     units and lists found in its blocks: the cleaner and the folds of
     cross-validation (which keep no tree) decide them alike."""
-    labels = _decided(texts, labels, content, unit_bar, found_units, "p", True)
-    return _decided(texts, labels, content, list_bar, found_lists, "l", False)
+    labels = _decided(texts, labels, raw_content, unit_bar, found_units, "p", True)
+    return _decided(texts, labels, raw_content, list_bar, found_lists, "l", False)
 
 
-def _likely(texts: Sequence[str], unit: list[int], content: Sequence[float]) -> float:
+def _likely(texts: Sequence[str], unit: list[int], raw_content: Sequence[float]) -> float:
     """A unit's content probability: its blocks', weighted by their words,
     so that a long line outweighs a lone bullet or number."""
     weights = [len(texts[i].split()) for i in unit]
-    return sum(w * content[i] for w, i in zip(weights, unit)) / max(sum(weights), 1)
+    return sum(w * raw_content[i] for w, i in zip(weights, unit)) / max(sum(weights), 1)
 
 
-def _decided(texts: Sequence[str], labels: Sequence[str], content: Sequence[float],
+def _decided(texts: Sequence[str], labels: Sequence[str], raw_content: Sequence[float],
              share: float | None, found: list[list[int]], restored: str,
              drop: bool) -> list[str]:
     """The labels with each unit of `found` whose content probability
@@ -223,7 +225,7 @@ def _decided(texts: Sequence[str], labels: Sequence[str], content: Sequence[floa
     if share is None:
         return out
     for unit in found:
-        if _likely(texts, unit, content) >= share:
+        if _likely(texts, unit, raw_content) >= share:
             for i in unit:
                 if out[i] == OTHER:
                     out[i] = restored
@@ -254,7 +256,7 @@ def list_units(blocks) -> list[list[int]]:
 _LISTS = frozenset({"ul", "ol", "dl"})
 
 
-def whole_lists(page, labels: Sequence[str], content: Sequence[float],
+def whole_lists(page, labels: Sequence[str], raw_content: Sequence[float],
                 share: float | None, found: list[list[int]] | None = None) -> list[str]:
     """The dropped items of each list (`list_units`) kept as list items when
     the list's content probability, its blocks' weighted by their words,
@@ -263,7 +265,7 @@ def whole_lists(page, labels: Sequence[str], content: Sequence[float],
     (docs/output.md, "Lists"). The probability is the CRF's own, as for
     `keep-above`; None leaves the labels as they are. `found`: the page's
     lists, where the caller has them already."""
-    return _decided([b.text for b in page.blocks], labels, content, share,
+    return _decided([b.text for b in page.blocks], labels, raw_content, share,
                     list_units(page.blocks) if found is None else found, "l", False)
 
 
@@ -462,7 +464,10 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
     own last step, which adds no word and so is left out where labels are
     scored against a person's (half the blocks it keeps are o in theirs:
     docs/output.md, "Words run together")."""
-    content = content_probabilities(marginals)  # the CRF's own, as the bars were chosen on
+    # The CRF's own probability, before the model's calibration: the bars
+    # were chosen on it. Result.content, --threshold and --favor use the
+    # calibrated one.
+    raw_content = content_probabilities(marginals)
     labels, fallback = widened(path, marginals, texts, found, config)
     second = config.second_pass
     q = None
@@ -476,9 +481,9 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
         if favor in second.favor:
             favor = None
     calibrated = (content_probabilities(marginals, temperature)
-                  if favor is not None or threshold is not None else content)
+                  if favor is not None or threshold is not None else raw_content)
     labels = favored(labels, marginals, calibrated, favor)
-    labels = whole(texts, labels, content, found.units, config.unit_bar,
+    labels = whole(texts, labels, raw_content, found.units, config.unit_bar,
                    found.lists, config.list_bar)
     labels = whole_boxes(texts, labels, marginals, found.boxes, config.line_share,
                          config.line_words)

@@ -36,7 +36,9 @@ class Prediction:
 
     name: str  # the .anno file
     labels: list[str]  # as the Cleaner decides them (victor.decoding.decide)
-    content: list[float]  # each block's probability of being content
+    # Each block's probability of being content, the CRF's own (before the
+    # calibration these pages are fitting).
+    raw_content: list[float]
     path: list[str]  # the best path, before decoding widens it
     marginals: list[dict[str, float]]  # for deciding it otherwise (benchmarks/)
     widened: list[str]  # what the second pass's trees read (victor.decoding.widened)
@@ -312,7 +314,7 @@ def calibrate(results: list[FoldResult], examples: Sequence[Example], split: str
     probabilities, content = [], []
     for r in results:
         for p in r.predictions:
-            probabilities.extend(p.content)
+            probabilities.extend(p.raw_content)
             content.extend(label != OTHER for label in gold[p.name])
     return fitted_calibration(probabilities, content, len(results), split)
 

@@ -100,7 +100,7 @@ def first_pass_pages(predictions: Sequence, examples: Mapping[str, Example], con
     was trained without (learn --disable), which the cleaner leaves out of
     the columns the trees read as well."""
     selected = features.select_features(config, disabled)
-    return [run_page(p.name, {"content": p.content, "labels": p.widened,
+    return [run_page(p.name, {"content": p.raw_content, "labels": p.widened,
                               "truth": examples[p.name].labels}, config, selected)
             for p in predictions]
 
