@@ -485,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--no-peers", action="store_true")
     for key, what in (("unit", "code blocks and data tables whole"), ("list", "lists' items")):
-        ap.add_argument(f"--{key}-share", metavar="P",
+        ap.add_argument(f"--{key}-bar", metavar="P",
                         help=f"decode {what} at P, or 'off' (default: the config's)")
     args = ap.parse_args(argv)
     started = time.perf_counter()
