@@ -1,0 +1,526 @@
+"""Issue 49's levers measured on a saved held-out first pass: the page's
+type (and page-level signals of the page's shape) for the second pass's
+trees, and bars by page type (docs/second-pass.md, "Page types").
+
+    python3 -m research.page_types prepare RUN.pkl LAYOUT.pkl CACHE.pkl   # every page read once
+    python3 -m research.page_types classify CACHE.pkl [--seed 1 --out T1.pkl]
+    python3 -m research.page_types trees CACHE.pkl --seed 0 --columns types
+    python3 -m research.page_types bars CACHE.pkl 'article:0.9=0.5,0.4,-' [--q Q.pkl] [--types T1.pkl]
+
+RUN.pkl is a held-out first pass of the default config pickled as
+/work/runs/general.pkl is (`preds`: each page's crossval Prediction,
+`fold`: its site fold, `q`: the trees' cross-fitted probabilities, seeds 0
+and 1), LAYOUT.pkl each page's block texts and Layout. `prepare` reads
+every page again as `victor learn` does and keeps the trees' matrix
+(PAGE_FEATURES and the first pass's columns, as
+victor.training.second_pass builds it) and the page-level signals of
+`page_signals`. `classify` cross-fits a LightGBM classifier of WCXB's
+seven page types on the same site folds (trained on the other folds'
+WCXB pages, whose type their meta gives; every page of the fold,
+Dragnet's and CleanEval's too, gets its probabilities), since a page being
+cleaned has no meta. `trees` cross-fits the second pass's trees with
+page-level columns added (`--check`: none, fold 1 only, against the saved
+probabilities) and scores every page decided by victor.decoding.decide
+as benchmarks.quality scores it. `bars` decides the saved (or `--q`'s)
+probabilities again with other bars for the pages of a type: SPEC is
+TYPE:P=KEEP,ADD,FLOOR, `;` between rules, FLOOR `-` for no page bar.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import math
+import pickle
+import re
+import sys
+import time
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks.quality.running import COLLECTIONS, pages_of
+from benchmarks.quality.scoring import score
+from victor import decoding, features, output
+from victor.annotation import load_annotation, load_training_page
+from victor.config import DEFAULT_CONFIG, load_config
+from victor.rescoring import mean_probability, page_paths, predict_options
+from victor.rescoring.features import fast_features, feature_names, first_columns
+
+ROOT = Path(__file__).resolve().parent.parent
+TYPES = ("article", "collection", "documentation", "forum", "listing", "product", "service")
+
+# --- page-level signals: what the page says it is, and its shape ----------
+
+_URL_WORDS = {
+    "product": r"products?|p|item|items|shop|store|buy|dp|sku",
+    "forum": r"forums?|threads?|topics?|t|community|discussions?|questions?|board|viewtopic"
+             r"|showthread|answers|r|comments",
+    "docs": r"docs?|documentation|api|reference|manual|guides?|wiki|learn|help|kb|support"
+            r"|tutorials?|howto|faq",
+    "listing": r"category|categories|tags?|archives?|page|list|search|collections?|c|cat"
+               r"|browse|index|results|events|jobs|directory",
+    "article": r"news|blog|blogs|articles?|story|stories|post|posts|\d{4}|press",
+    "service": r"about|contact|services?|pricing|careers|team|company|solutions|features"
+               r"|plans|locations?",
+}
+_URL_RE = {k: re.compile(rf"^(?:{v})$") for k, v in _URL_WORDS.items()}
+_LD_GROUPS = {
+    "ld.article": {"article", "newsarticle", "blogposting", "report", "scholarlyarticle",
+                   "liveblogposting", "analysisnewsarticle", "opinionnewsarticle"},
+    "ld.tech": {"techarticle", "apireference", "softwaresourcecode", "howto"},
+    "ld.product": {"product", "offer", "aggregateoffer", "productgroup", "individualproduct",
+                   "aggregaterating", "vehicle", "car"},
+    "ld.forum": {"discussionforumposting", "qapage", "question", "answer", "comment",
+                 "socialmediaposting"},
+    "ld.collection": {"collectionpage", "itemlist", "searchresultspage", "listitem",
+                      "offercatalog"},
+    "ld.faq": {"faqpage"},
+    "ld.service": {"service", "localbusiness", "professionalservice", "contactpage",
+                   "aboutpage", "event", "jobposting", "course", "softwareapplication",
+                   "organization", "restaurant", "store"},
+    "ld.webpage": {"webpage", "itempage", "medicalwebpage"},
+    "ld.recipe": {"recipe"},
+}
+_LD_TYPE = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")')
+_ITEMTYPE = re.compile(r'itemtype\s*=\s*["\']?https?://schema\.org/(\w+)', re.I)
+_OG_TYPE = re.compile(r'<meta[^>]+(?:property|name)\s*=\s*["\']og:type["\'][^>]*>', re.I)
+_CONTENT = re.compile(r'content\s*=\s*["\']([^"\']*)', re.I)
+_TAGS = ("article", "main", "aside", "nav", "time", "form", "input", "button", "select",
+         "pre", "code", "table", "tr", "li", "ul", "ol", "a", "img", "h1", "h2", "h3", "h4",
+         "p", "blockquote", "figure", "iframe", "video", "dl", "section", "header", "footer",
+         "textarea", "label", "span", "div")
+_PRICE = re.compile(r"[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|eur|usd|zł|kr|chf|\$)\b", re.I)
+_CART = re.compile(r"add to (?:cart|basket|bag|wishlist)|buy now|in stock|out of stock|"
+                   r"\bsku\b|warenkorb|panier|carrito|free shipping|checkout|quantity", re.I)
+_FORUM = re.compile(r"\brepl(?:y|ies)\b|\bposted\b|\bjoined\b|\bposts?:|\bquote\b|"
+                    r"\bmember\b|\bregistered\b|\bthread\b|\bupvote|\breputation\b", re.I)
+_DOC = re.compile(r"\breturns?\b|\bparameters?\b|\bexample\b|\bsyntax\b|\bfunction\b|"
+                  r"\bmethod\b|\binstall|\bconfigur|\bversion\b|\bdeprecated\b", re.I)
+_DATE = re.compile(r"\b(?:19|20)\d\d[-/.]\d\d?[-/.]\d\d?\b|\b\d\d?[-/.]\d\d?[-/.](?:19|20)?\d\d\b|"
+                   r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d\d?,? "
+                   r"(?:19|20)\d\d\b|\b\d\d? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+                   r"[a-z]* (?:19|20)\d\d\b|\bago\b", re.I)
+
+
+def _raw(source: str) -> str:
+    data = Path(source).read_bytes()
+    if source.endswith(".gz"):
+        data = gzip.decompress(data)
+    return data.decode("utf-8", errors="ignore")
+
+
+def _ld_types(raw: str) -> Counter:
+    found: Counter = Counter()
+    for m in _LD_TYPE.finditer(raw):
+        for t in re.findall(r'"([^"]*)"', m.group(1)):
+            found[t.strip().lower().rsplit("/", 1)[-1]] += 1
+    for t in _ITEMTYPE.findall(raw):
+        found[t.lower()] += 1
+    return found
+
+
+def _walk(body) -> Counter:
+    tags: Counter = Counter()
+    stack = [body] if body is not None else []
+    while stack:
+        el = stack.pop()
+        tags[el.tag] += 1
+        stack.extend(c for c in el.children if not isinstance(c, str))
+    return tags
+
+
+def page_signals(page, raw: str, url: str, paths: np.ndarray) -> dict[str, float]:
+    """What the page says it is (its address, og:type, JSON-LD and
+    microdata types) and its shape (element counts, words, links, prices,
+    repeated paths), one number each."""
+    out: dict[str, float] = {}
+    from urllib.parse import urlsplit
+    parts = urlsplit(url or page.meta.url or "")
+    segs = [s for s in re.split(r"[/_.?=&-]+", (parts.path + " " + parts.query).lower().strip())
+            if s]
+    segments = [s for s in parts.path.split("/") if s]
+    for k, rx in _URL_RE.items():
+        out[f"url.{k}"] = sum(bool(rx.match(s)) for s in segs)
+    out["url.depth"] = len(segments)
+    last = segments[-1] if segments else ""
+    out["url.last-words"] = len([w for w in re.split(r"[-_]+", re.sub(r"\.\w+$", "", last)) if w])
+    out["url.last-len"] = len(last)
+    out["url.digits"] = sum(ch.isdigit() for ch in parts.path)
+    out["url.query"] = float(bool(parts.query))
+    out["url.root"] = float(not segments)
+    og = ""
+    m = _OG_TYPE.search(raw)
+    if m:
+        c = _CONTENT.search(m.group(0))
+        og = c.group(1).strip().lower() if c else ""
+    for t in ("article", "product", "website", "blog", "profile", "video", "book"):
+        out[f"og.{t}"] = float(og.startswith(t) or (t == "product" and "product" in og))
+    out["og.none"] = float(not og)
+    ld = _ld_types(raw)
+    for group, names in _LD_GROUPS.items():
+        out[group] = float(sum(n for t, n in ld.items() if t in names))
+    tags = _walk(page.body)
+    nblocks = max(len(page.blocks), 1)
+    for t in _TAGS:
+        out[f"tag.{t}"] = float(tags.get(t, 0))
+        out[f"tag.{t}/blocks"] = tags.get(t, 0) / nblocks
+    texts = [b.text for b in page.blocks]
+    words = np.array([len(t.split()) for t in texts], dtype=np.float64)
+    total = max(words.sum(), 1.0)
+    linked = np.array(["a" in b.tags for b in page.blocks], dtype=bool)
+    out["blocks"] = float(len(page.blocks))
+    out["words"] = float(words.sum())
+    out["log-words"] = math.log1p(words.sum())
+    out["words/block"] = words.sum() / nblocks
+    out["long-share"] = words[words >= 30].sum() / total
+    out["long-blocks"] = float((words >= 30).sum())
+    out["link-share"] = words[linked].sum() / total
+    out["link-blocks"] = linked.sum() / nblocks
+    joined = "\n".join(texts)
+    for name, rx in (("price", _PRICE), ("cart", _CART), ("forum", _FORUM), ("doc", _DOC),
+                     ("date", _DATE)):
+        n = len(rx.findall(joined))
+        out[f"text.{name}"] = float(n)
+        out[f"text.{name}/kwords"] = 1000 * n / total
+    if len(paths):
+        groups = np.bincount(np.unique(paths, return_inverse=True)[1].reshape(-1))
+        out["paths"] = float(len(groups))
+        out["path.largest"] = groups.max() / nblocks
+        out["path.groups5"] = float((groups >= 5).sum())
+        out["path.in-groups5"] = groups[groups >= 5].sum() / nblocks
+    out["title.words"] = float(len((page.meta.title or page.title or "").split()))
+    out["meta.author"] = float(bool(page.meta.author))
+    out["meta.date"] = float(bool(page.meta.date))
+    out["meta.structured"] = float(sum(len(s.split()) for s in page.meta.structured_text))
+    return out
+
+
+# --- the saved run --------------------------------------------------------
+
+
+def _here(name: str) -> str:
+    """The clone's copy of a page the run named by another clone's path."""
+    i = name.find("/data/")
+    return str(ROOT) + name[i:] if i >= 0 else name
+
+
+def prepare(run_path: str, layout_path: str, cache: str) -> None:
+    config = load_config(DEFAULT_CONFIG)
+    settings = config.second_pass
+    with open(run_path, "rb") as f:
+        run = pickle.load(f)
+    with open(layout_path, "rb") as f:
+        layout = pickle.load(f)
+    selected = features.select_features(config, ())
+    shipped = ROOT / "victor" / "models" / "general" / "second-pass.lgbm"
+    import lightgbm
+    from victor.rescoring import split_models
+    names = [n[len("crf."):] for n in
+             lightgbm.Booster(model_str=split_models(shipped.read_text())[0]).feature_name()[32:]]
+    pages = []
+    seen: set[str] = set()
+    started = time.time()
+    for i, (name, p) in enumerate(run["preds"].items()):
+        texts, found = layout[name]
+        widened, _ = decoding.widened(p.path, p.marginals, texts, found, config)
+        anno = _here(name)
+        page, truth = load_training_page(anno, config)
+        assert [b.text for b in page.blocks] == list(texts), anno
+        cols = features.columns(page, config, None, selected)
+        seen.update(cols.names)
+        words = np.fromiter(map(len, map(str.split, texts)), dtype=np.float64, count=len(texts))
+        paths = page_paths(cols, page.blocks)
+        own = fast_features(paths, list(texts), np.asarray(p.content, dtype=np.float64),
+                            widened, words)
+        X = np.hstack([own, first_columns(cols, names)]).astype(np.float32)
+        source = load_annotation(anno).source
+        meta = Path(anno).with_suffix(".json")
+        kind = json.loads(meta.read_text()).get("page_type", "") if meta.exists() else ""
+        url = page.url or page.meta.url
+        if meta.exists():
+            url = json.loads(meta.read_text()).get("url") or url
+        pages.append({
+            "name": anno, "collection": Path(anno).parent.name, "fold": run["fold"][name],
+            "type": kind, "X": X,
+            "y": np.array([lab != "o" for lab in truth], dtype=np.float32),
+            "w": np.maximum(words, 1).astype(np.float32),
+            "q0": np.asarray(run["q"][name], dtype=np.float64),
+            "path": p.path, "marginals": p.marginals, "texts": list(texts), "found": found,
+            "signals": page_signals(page, _raw(source), url, paths)})
+        if i % 200 == 0:
+            print(i, round(time.time() - started), flush=True)
+    left = sorted(seen - set(settings.left_out) - set(names))
+    if left:
+        print("columns the shipped trees do not read:", left)
+    with open(cache, "wb") as f:
+        pickle.dump({"names": names, "pages": pages}, f, protocol=5)
+    print("done", len(pages), round(time.time() - started))
+
+
+# --- the page-type classifier ---------------------------------------------
+
+
+def signal_matrix(pages) -> tuple[np.ndarray, list[str]]:
+    keys = sorted({k for pg in pages for k in pg["signals"]})
+    return np.array([[pg["signals"].get(k, np.nan) for k in keys] for pg in pages],
+                    dtype=np.float64), keys
+
+
+def classify(cache: str, seed: int = 0, out: str | None = None, threads: int = 1) -> None:
+    """WCXB's page type from the signals, cross-fitted on the run's site
+    folds: each page's probabilities from a classifier of the other folds'
+    WCXB pages; stored in the cache, or in `out`."""
+    import lightgbm
+    data = _load(cache)
+    pages = data["pages"]
+    X, keys = signal_matrix(pages)
+    fold = np.array([pg["fold"] for pg in pages])
+    kind = np.array([TYPES.index(pg["type"]) if pg["type"] else -1 for pg in pages])
+    prob = np.zeros((len(pages), len(TYPES)))
+    params = {"objective": "multiclass", "num_class": len(TYPES), "learning_rate": 0.05,
+              "num_leaves": 15, "min_data_in_leaf": 10, "feature_fraction": 0.7,
+              "bagging_fraction": 0.8, "bagging_freq": 1, "lambda_l2": 1.0, "verbose": -1,
+              "num_threads": threads, "seed": seed}
+    gain = np.zeros(len(keys))
+    for k in sorted(set(fold)):
+        train = (fold != k) & (kind >= 0)
+        b = lightgbm.train(params, lightgbm.Dataset(X[train], kind[train]), 300)
+        prob[fold == k] = b.predict(X[fold == k])
+        gain += b.feature_importance("gain")
+    wcxb = kind >= 0
+    guess = prob.argmax(1)
+    print(f"held-out accuracy on WCXB: {np.mean(guess[wcxb] == kind[wcxb]):.3f} "
+          f"({wcxb.sum()} pages)")
+    for t, name in enumerate(TYPES):
+        of = wcxb & (kind == t)
+        said = wcxb & (guess == t)
+        print(f"  {name:13s} {of.sum():4d} pages, recall {np.mean(guess[of] == t):.3f}, "
+              f"precision {np.mean(kind[said] == t) if said.any() else float('nan'):.3f}")
+    for c in ("dragnet", "cleaneval"):
+        at = np.array([pg["collection"] == c for pg in pages])
+        print(f"  {c}: mean probabilities", dict(zip(TYPES, prob[at].mean(0).round(3))))
+    top = np.argsort(-gain)[:25]
+    print("most gain:", ", ".join(f"{keys[i]} {gain[i] / gain.sum():.3f}" for i in top))
+    if out:  # a second draw beside the first
+        with open(out, "wb") as f:
+            pickle.dump(prob, f)
+    else:
+        data["types"] = prob
+        with open(cache, "wb") as f:
+            pickle.dump(data, f, protocol=5)
+
+
+# --- the trees, cross-fitted with extra page-level columns ----------------
+
+
+def page_columns(data, which: list[str]) -> tuple[list[np.ndarray], list[str]]:
+    """Each page's extra columns (the same value on every block of a page)."""
+    pages = data["pages"]
+    rows: list[list[float]] = [[] for _ in pages]
+    names: list[str] = []
+    for what in which:
+        if what == "types":
+            names += [f"type.{t}" for t in TYPES]
+            for i in range(len(pages)):
+                rows[i] += list(data["types"][i])
+        elif what == "types3":  # the three the issue names: article, and many items
+            p = data["types"]
+            names += ["type.article", "type.items", "type.product"]
+            for i in range(len(pages)):
+                rows[i] += [p[i, 0], p[i, 1] + p[i, 4], p[i, 5]]
+        elif what.startswith("sig:"):
+            for k in what[4:].split(","):
+                names.append("sig." + k)
+                for i, pg in enumerate(pages):
+                    rows[i].append(pg["signals"].get(k, np.nan))
+        else:
+            raise SystemExit(f"unknown columns {what}")
+    return [np.array(r, dtype=np.float32) for r in rows], names
+
+
+def cross_fit(data, extra: list[np.ndarray], extra_names: list[str], seed0: int,
+              only_fold: int | None = None, threads: int = 1) -> list[np.ndarray | None]:
+    import lightgbm
+    config = load_config(DEFAULT_CONFIG)
+    settings = config.second_pass
+    pages = data["pages"]
+    names = feature_names(data["names"]) + extra_names
+
+    def X(i):
+        if not extra_names:
+            return pages[i]["X"]
+        return np.hstack([pages[i]["X"], np.broadcast_to(extra[i], (len(pages[i]["X"]),
+                                                                   len(extra_names)))])
+
+    folds = sorted({pg["fold"] for pg in pages})
+    out: list[np.ndarray | None] = [None] * len(pages)
+    for k in folds if only_fold is None else [only_fold]:
+        train = [i for i, pg in enumerate(pages) if pg["fold"] != k]
+        M = np.vstack([X(i) for i in train])
+        y = np.concatenate([pages[i]["y"] for i in train])
+        w = np.concatenate([pages[i]["w"] for i in train])
+        boosters = [lightgbm.train({**settings.trees, "verbose": -1, "seed": seed,
+                                    "num_threads": threads},
+                                   lightgbm.Dataset(M, y, weight=w, feature_name=names,
+                                                    free_raw_data=True), settings.rounds)
+                    for seed in range(seed0, seed0 + settings.seeds)]
+        del M
+        for i, pg in enumerate(pages):
+            if pg["fold"] == k:
+                out[i] = mean_probability(boosters, X(i), predict_options(settings))
+        print(f"fold {k} done", flush=True)
+    return out
+
+
+# --- deciding and scoring -------------------------------------------------
+
+
+def scores(data, qs, bars_of=None) -> dict:
+    """Every page decided on its trees' probabilities `qs` (bars_of(i): the
+    page's second-pass settings, or None for the config's), scored as
+    benchmarks.quality scores it; WCXB by page type too."""
+    config = load_config(DEFAULT_CONFIG)
+    texts = {}
+    for i, pg in enumerate(data["pages"]):
+        c = config if bars_of is None else replace(config, second_pass=bars_of(i))
+        labels = decoding.decide(pg["path"], pg["marginals"], pg["texts"], pg["found"], c,
+                                 trees=lambda _, q=qs[i]: q).labels
+        texts[pg["name"]] = output.plain_text(pg["texts"], labels)
+    out = {}
+    for collection in COLLECTIONS:
+        ps = pages_of(collection, None)
+        s = score(ps, texts)
+        out[collection] = (s.lcs.f1, s.lcs.precision, s.lcs.recall, s.bag_f1)
+        if collection.startswith("wcxb"):
+            for t in TYPES:
+                out[t] = score([p for p in ps if p.page_type == t], texts).bag_f1
+    out["mean"] = (out["cleaneval-dev"][0] + out["dragnet-train"][0] + out["wcxb-dev"][3]) / 3
+    return out
+
+
+def show(tag: str, s: dict) -> str:
+    ce, dr, wc = s["cleaneval-dev"], s["dragnet-train"], s["wcxb-dev"]
+    line = (f"{tag}: CleanEval {ce[0]:.4f} (P {ce[1]:.3f} R {ce[2]:.3f}) | Dragnet {dr[0]:.4f} "
+            f"(P {dr[1]:.3f} R {dr[2]:.3f}) | WCXB bag {wc[3]:.4f} (LCS {wc[0]:.4f}) | mean "
+            f"{s['mean']:.5f} | " + " ".join(f"{t[:4]} {s[t]:.3f}" for t in TYPES))
+    print(line, flush=True)
+    return line
+
+
+def _load(cache: str, types: str | None = None):
+    """The prepared pages, with the type probabilities of `types` (a
+    classify --out file) in place of those classify first stored."""
+    with open(cache, "rb") as f:
+        data = pickle.load(f)
+    if types:
+        with open(types, "rb") as f:
+            data["types"] = pickle.load(f)
+    return data
+
+
+def trees(cache: str, seed0: int, which: list[str], save: str | None, check: bool,
+          types: str | None = None) -> None:
+    data = _load(cache, types)
+    if check:  # the baseline's fold 1 against the saved probabilities
+        q = cross_fit(data, [], [], 0, only_fold=1)
+        diffs = [np.abs(a - pg["q0"]).max() for a, pg in zip(q, data["pages"]) if a is not None]
+        print("fold 1 against the saved run: largest difference", max(diffs))
+        return
+    extra, names = page_columns(data, which)
+    q = cross_fit(data, extra, names, seed0)
+    if save:
+        with open(save, "wb") as f:
+            pickle.dump(q, f)
+    show(f"seed {seed0} columns {'+'.join(which) or 'none'}", scores(data, q))
+
+
+def bars(cache: str, q_path: str | None, specs: list[str], types: str | None = None) -> None:
+    """Bars by predicted type: SPEC is TYPE:P=keep,add,floor (a page whose
+    probability of TYPE is P or more gets those bars; floor `-` for none)."""
+    data = _load(cache, types)
+    config = load_config(DEFAULT_CONFIG)
+    base = config.second_pass
+    if q_path:
+        with open(q_path, "rb") as f:
+            qs = pickle.load(f)
+    else:
+        qs = [pg["q0"] for pg in data["pages"]]
+    show("shipped bars", scores(data, qs))
+    prob = data["types"]
+    for spec in specs:
+        rules = []
+        for part in spec.split(";"):
+            head, _, values = part.partition("=")
+            name, _, at = head.partition(":")
+            keep, add, floor = values.split(",")
+            rules.append((name, float(at), float(keep), float(add),
+                          None if floor == "-" else float(floor)))
+
+        def of(i, rules=rules):
+            for name, at, keep, add, floor in rules:
+                if _likely(data["pages"][i]["signals"], prob[i], name) >= at:
+                    return replace(base, keep=keep, add=add, page_floor=floor)
+            return base
+        show(spec, scores(data, qs, of))
+
+
+def _likely(signals: dict[str, float], prob: np.ndarray, name: str) -> float:
+    """A page's probability of type `name` by the classifier, or 1/0 by a
+    rule on what the page declares: `declared` (og:type article or a
+    JSON-LD article type), `declared-only` (the same, and no JSON-LD
+    product, forum or collection type)."""
+    if name in TYPES:
+        return float(prob[TYPES.index(name)])
+    declared = signals["og.article"] > 0 or signals["ld.article"] > 0
+    if name == "declared":
+        return float(declared)
+    if name == "declared-only":
+        return float(declared and not (signals["ld.product"] or signals["ld.forum"]
+                                       or signals["ld.collection"]))
+    raise SystemExit(f"unknown type {name}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("prepare")
+    s.add_argument("run")
+    s.add_argument("layout")
+    s.add_argument("cache")
+    c = sub.add_parser("classify")
+    c.add_argument("cache")
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--out", help="where to pickle the held-out type probabilities")
+    c.add_argument("--threads", type=int, default=1,
+                   help="LightGBM's threads (the first draw of docs/second-pass.md: 2)")
+    t = sub.add_parser("trees")
+    t.add_argument("cache")
+    t.add_argument("--seed", type=int, default=0, help="the first booster's seed (0, or 10)")
+    t.add_argument("--columns", default="", help="types, types3, sig:KEY,KEY; joined by +")
+    t.add_argument("--save")
+    t.add_argument("--check", action="store_true")
+    t.add_argument("--types", help="a classify --out file")
+    b = sub.add_parser("bars")
+    b.add_argument("cache")
+    b.add_argument("--q")
+    b.add_argument("--types", help="a classify --out file")
+    b.add_argument("specs", nargs="*")
+    args = ap.parse_args(argv)
+    if args.command == "prepare":
+        prepare(args.run, args.layout, args.cache)
+    elif args.command == "classify":
+        classify(args.cache, args.seed, args.out, args.threads)
+    elif args.command == "trees":
+        trees(args.cache, args.seed, [w for w in args.columns.split("+") if w], args.save,
+              args.check, args.types)
+    else:
+        bars(args.cache, args.q, args.specs, args.types)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
