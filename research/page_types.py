@@ -47,8 +47,8 @@ from benchmarks.quality.scoring import score
 from victor import decoding, features, output
 from victor.annotation import load_annotation, load_training_page
 from victor.config import DEFAULT_CONFIG, load_config
-from victor.rescoring import mean_probability, page_paths, predict_options
-from victor.rescoring.features import fast_features, feature_names, first_columns
+from victor.second_pass import mean_probability, page_paths, predict_options
+from victor.second_pass.features import fast_features, feature_names, first_columns
 
 ROOT = Path(__file__).resolve().parent.parent
 TYPES = ("article", "collection", "documentation", "forum", "listing", "product", "service")
@@ -218,7 +218,7 @@ def prepare(run_path: str, layout_path: str, cache: str) -> None:
     selected = features.select_features(config, ())
     shipped = ROOT / "victor" / "models" / "general" / "second-pass.lgbm"
     import lightgbm
-    from victor.rescoring import split_models
+    from victor.second_pass import split_models
     names = [n[len("crf."):] for n in
              lightgbm.Booster(model_str=split_models(shipped.read_text())[0]).feature_name()[32:]]
     pages = []
@@ -463,7 +463,7 @@ def bars(cache: str, q_path: str | None, specs: list[str], types: str | None = N
         def of(i, rules=rules):
             for name, at, keep, add, floor in rules:
                 if _likely(data["pages"][i]["signals"], prob[i], name) >= at:
-                    return replace(base, keep=keep, add=add, page_floor=floor)
+                    return replace(base, keep=keep, add=add, lowest_page_bar=floor)
             return base
         show(spec, scores(data, qs, of))
 
