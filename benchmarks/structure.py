@@ -224,13 +224,15 @@ class Counts:
         self.code[1] += len(s.code_lines)
         for cells in s.rows:
             self.rows_kept[0] += all(c in folded for c in cells)
-            self.rows[0] += any(_as_row(line, cells) for line in raw)
+            self.rows[0] += any(_as_row(line, cells, markdown) for line in raw)
         self.rows_kept[1] += len(s.rows)
         self.rows[1] += len(s.rows)
         linked = fold(_MARKED_LINK.sub(r"[\2](", out)) if markdown else as_written
         self.links[0] += sum(f"[{text}](" in linked for text in s.links)
         self.links[1] += len(s.links)
         items = [_MARKER.sub("", line) for line in lines if _MARKER.match(line)]
+        if markdown:  # an item's escaped marks read as the marks
+            items = [_ESCAPED.sub(r"\1", item) for item in items]
         self.items[0] += sum(any(text in item for item in items) for text in s.items)
         self.items[1] += len(s.items)
         text = markdown_text(out) if markdown else out
@@ -289,9 +291,11 @@ def _outside_fences(lines: list[str], read: Callable[[str], str]) -> list[str]:
     return out
 
 
-def _as_row(line: str, cells: list[str]) -> bool:
-    """The cells of one line, split on Markdown's pipes or tabs."""
-    parts = [fold(p.replace("\\|", "|")) for p in re.split(r"(?<!\\)\||\t", line)]
+def _as_row(line: str, cells: list[str], markdown: bool) -> bool:
+    """The cells of one line, split on Markdown's pipes or tabs; in
+    Markdown each read with its escapes undone (`\\~47M` is the cell "~47M")."""
+    parts = [fold(_ESCAPED.sub(r"\1", p) if markdown else p)
+             for p in re.split(r"(?<!\\)\||\t", line)]
     return [p for p in parts if p] == cells
 
 
