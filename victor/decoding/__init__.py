@@ -40,7 +40,7 @@ import numpy as np
 
 from victor.decoding.calibration import content_probabilities
 from victor.labels import OTHER
-from victor.reading.layout import BLOCK_LEVEL, is_data_table
+from victor.reading.layout import is_data_table, line_box
 from victor.reading.text import words as words_of
 
 if TYPE_CHECKING:  # victor.config reads this package's FAVOR_BARS
@@ -332,25 +332,11 @@ class Layout:
 
 
 def layout(blocks) -> Layout:
-    numbers: dict[int, int] = {}
-    box_of: dict[int, int] = {}  # an element's line box number, found once per element
-    boxes = []
-    for b in blocks:
-        chain = b.containers
-        depth = len(chain)
-        number = -1
-        while depth:  # up to the first element whose box is known or that is one
-            depth -= 1
-            known = box_of.get(id(chain[depth]))
-            if known is not None:
-                number = known
-                break
-            if chain[depth].tag in BLOCK_LEVEL:
-                number = numbers.setdefault(id(chain[depth]), len(numbers))
-                break
-        for el in chain[depth:]:
-            box_of[id(el)] = number
-        boxes.append(number)
+    boxes = [b.box for b in blocks]
+    if None in boxes:  # blocks pickled before they carried their box
+        numbers: dict[int, int] = {}
+        boxes = [-1 if box is None else numbers.setdefault(id(box), len(numbers))
+                 for box in (line_box(b.containers) for b in blocks)]
     return Layout(units(blocks), list_units(blocks), boxes)
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Any
+from functools import cached_property, lru_cache
+from typing import Any, Callable
 
 import numpy as np
 
@@ -59,27 +59,38 @@ class Paths:
     # The same with each element's kind (`kind` below) for its class:
     # kind.py's groups.
     kinds: list[int]
+    # semantic.py's bits of each block, carried down its containers; None
+    # where no semantic feature is selected.
+    semantic: list[int] | None = None
 
 
+@lru_cache(maxsize=16384)
 def kind(classes: str) -> str:
     """What an element is, by its first two class names without a digit.
     The items of a shop's grid or a blog's comment thread each add classes
     of their own (`post-15859`, `first`, `instock`, `even`) after the ones
-    that say what they are."""
+    that say what they are. Sites repeat their class names from page to
+    page: the answer is kept for the next page."""
     return " ".join([c for c in classes.split() if not any(map(str.isdigit, c))][:2])
 
 
-def paths(blocks: list[Block], class_words: bool) -> Paths:
+def paths(blocks: list[Block], class_words: bool,
+          own_bits: Callable[[Element], int] | None = None) -> Paths:
     """The Paths of all blocks, built element by element.
 
     An element's path is the same for every block inside it, so it is
     computed once per element: a block costs a dictionary look-up, not a
-    walk down from <body>. Class words are split only when asked for.
+    walk down from <body>. Class words are split only when asked for, and
+    the bits `own_bits` gives each element (semantic.py's) carried down
+    the path only when it is given: one walk for every family that reads
+    the containers' tags and attributes.
     """
-    root = (0, None, _NO_WORDS, -1)
+    root = (0, None, _NO_WORDS, -1, 0)
     # Elements compare and hash by identity (Element has eq=False).
-    memo: dict[Element, tuple[int, Element | None, frozenset[str], int]] = {}
+    memo: dict[Element, tuple[int, Element | None, frozenset[str], int, int]] = {}
     split: dict[str, frozenset[str]] = {}
+    # A page's repeated paths add the same words to the same set: made once.
+    unions: dict[tuple[frozenset[str], frozenset[str]], frozenset[str]] = {}
     templates: dict[tuple[int, str, str], int] = {}
     out = []
     for b in blocks:
@@ -91,7 +102,7 @@ def paths(blocks: list[Block], class_words: bool) -> Paths:
                 k -= 1
             info = memo[path[k]] if k >= 0 else root
             for el in path[k + 1:]:
-                mask, nearest, words, template = info
+                mask, nearest, words, template, bits = info
                 tag = el.tag
                 attrs = el.attrs
                 mask |= _CONTAINER_BITS.get(tag, 0)
@@ -104,12 +115,17 @@ def paths(blocks: list[Block], class_words: bool) -> Paths:
                         own = split[names] = frozenset(
                             w.lower() for w in _PIECE.findall(names) if len(w) > 1)
                     if not own <= words:
-                        words = words | own
+                        union = unions.get((words, own))
+                        if union is None:
+                            union = unions[words, own] = words | own
+                        words = union
                 template = templates.setdefault((template, tag, attrs.get("class", "")),
                                                 len(templates))
-                info = memo[el] = (mask, nearest, words, template)
+                if own_bits is not None:
+                    bits |= own_bits(el)
+                info = memo[el] = (mask, nearest, words, template, bits)
         out.append(info)
-    masks, nearest, words, template_of = zip(*out) if out else ((), (), (), ())
+    masks, nearest, words, template_of, bits = zip(*out) if out else ((), (), (), (), ())
     # A template's kind follows from its parent's: one step per distinct
     # path, not per element. The dict keeps insertion order, parents first.
     kind_of_template: list[int] = []
@@ -118,7 +134,8 @@ def paths(blocks: list[Block], class_words: bool) -> Paths:
         up = kind_of_template[parent] if parent >= 0 else -1
         kind_of_template.append(kinds.setdefault((up, tag, kind(classes)), len(kinds)))
     return Paths(list(masks), list(nearest), list(words), list(template_of),
-                 [kind_of_template[t] if t >= 0 else -1 for t in template_of])
+                 [kind_of_template[t] if t >= 0 else -1 for t in template_of],
+                 list(bits) if own_bits is not None else None)
 
 
 @dataclass(slots=True)
@@ -169,7 +186,11 @@ class Context:
 
     @cached_property
     def paths(self) -> Paths:
-        return paths(self.blocks, class_words="class-words" in self.names)
+        from victor.features.families import semantic  # which imports this module
+
+        wanted = not semantic.FEATURES.keys().isdisjoint(self.names)
+        return paths(self.blocks, class_words="class-words" in self.names,
+                     own_bits=semantic.element_bits if wanted else None)
 
     @cached_property
     def masks(self) -> np.ndarray:

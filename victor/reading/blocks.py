@@ -13,6 +13,7 @@ from __future__ import annotations
 import reprlib
 from dataclasses import dataclass
 
+from victor.reading.layout import BLOCK_LEVEL
 from victor.reading.text import collapse
 from victor.reading.parser import ASIDE, VOID, Element
 
@@ -33,6 +34,12 @@ class Block:
     # where it has none). The run may hold aside elements (`parser.ASIDE`).
     start: int = 0
     stop: int = 0
+    # The block's line box (victor.reading.layout.line_box: the paragraph,
+    # item or cell its text flows in) as a number the blocks of one box
+    # share, in the order of their first blocks; -1 for text straight in
+    # <body>. Found in the same walk, for the decoding (victor.decoding.layout);
+    # None in a block pickled before blocks carried it.
+    box: int | None = None
 
     @property
     def tags(self) -> tuple[str, ...]:
@@ -60,14 +67,18 @@ def split_blocks(body: Element) -> list[Block]:
     divs: list[int] = [-1]
     tds: list[int] = [-1]
     div_count = td_count = 0
+    lines: list[Element | None] = [None]  # the innermost line box on the path
+    numbers: dict[Element, int] = {}  # each line box's number, given by its first block
 
     def flush(stop: int) -> None:
         """`stop`: where the element or end that ends the text stands."""
         text = collapse("".join(pending))
         pending.clear()
         if text:
+            line = lines[-1]
+            box = -1 if line is None else numbers.setdefault(line, len(numbers))
             blocks.append(Block(len(blocks), text, tuple(path), tuple(splits), divs[-1], tds[-1],
-                                start, stop))
+                                start, stop, box))
             splits.clear()
 
     # The walk: for each element on the path, an iterator over its numbered
@@ -98,6 +109,7 @@ def split_blocks(body: Element) -> list[Block]:
                 td_count += 1
                 tds.append(td_count)
             path.append(child)
+            lines.append(child if tag in BLOCK_LEVEL else lines[-1])
             stack.append(enumerate(child.children))
             break
         else:  # the innermost element has ended
@@ -107,6 +119,7 @@ def split_blocks(body: Element) -> list[Block]:
             if not path:  # <body> itself
                 break
             tag = path.pop().tag
+            lines.pop()
             if tag == "div":
                 divs.pop()
             elif tag == "td":

@@ -56,22 +56,13 @@ def _own_bits(el: Element) -> int:
     return bits
 
 
+def element_bits(el: Element) -> int:
+    """An element's own bits; most elements have none of the attributes
+    looked at, and for them the tag alone is looked up. Carried down each
+    block's containers in context.paths' walk, once an element."""
+    return _TAG_BIT.get(el.tag, 0) if _ATTRIBUTES.isdisjoint(el.attrs) else _own_bits(el)
+
+
 def compute(ctx: Context) -> dict[str, list]:
-    """Bits carried down each block's containers, an element's own bits
-    computed once a page; most elements have none of the attributes looked
-    at, and for them the tag alone is looked up."""
-    memo: dict[Element, int] = {}
-    masks = []
-    tag_bit = _TAG_BIT.get
-    for b in ctx.blocks:
-        path = b.containers
-        k = len(path) - 1
-        while k >= 0 and path[k] not in memo:
-            k -= 1
-        bits = memo[path[k]] if k >= 0 else 0
-        for el in path[k + 1:]:
-            bits |= tag_bit(el.tag, 0) if _ATTRIBUTES.isdisjoint(el.attrs) else _own_bits(el)
-            memo[el] = bits
-        masks.append(bits)
-    bits = np.array(masks, np.int64)
+    bits = np.array(ctx.paths.semantic, np.int64)
     return {name: bits >> i & 1 for i, name in enumerate(_NAMES)}
