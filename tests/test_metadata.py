@@ -96,3 +96,22 @@ def test_metadata_elements_stay_out_of_the_blocks():
     assert [b.text for b in page.blocks] == ["One.", "Two."]
     assert (page.meta.description, page.meta.date, page.meta.structured_text) == (
         "Desc", "2001-02-03", ["LD"])
+
+
+def test_what_a_page_declares_itself_to_be_from_og_type_json_ld_and_microdata():
+    # data/wcxb/0610.html.gz (a product page): og:type product, and JSON-LD
+    # whose Product carries its Offer nested; the site's own items are read too.
+    shop = meta_of(gzip.decompress((DATA / "wcxb/0610.html.gz").read_bytes()))
+    assert shop.og_type == "product"
+    assert {"product", "offer"} <= set(shop.declared_types)
+    # data/wcxb/3052.html.gz declares its product in microdata alone
+    # (itemtype="http://schema.org/Product" and its Offer and rating).
+    microdata = meta_of(gzip.decompress((DATA / "wcxb/3052.html.gz").read_bytes()))
+    assert microdata.og_type == "website"
+    assert sorted(microdata.declared_types) == ["aggregaterating", "offer", "product"]
+    # data/wcxb/0004.html.gz, a news article: JSON-LD NewsArticle, and a
+    # microdata breadcrumb of three items.
+    article = meta_of(gzip.decompress((DATA / "wcxb/0004.html.gz").read_bytes()))
+    assert article.og_type == "article"
+    assert article.declared_types[0] == "newsarticle"
+    assert article.declared_types.count("listitem") == 3

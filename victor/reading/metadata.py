@@ -32,6 +32,12 @@ class PageMeta:
     date: str = ""  # as the page writes it: mostly ISO 8601
     site_name: str = ""
     structured_text: list[str] = field(default_factory=list)
+    # What the page says it is: its og:type, and every schema.org type it
+    # declares (JSON-LD `@type`s, nested ones too, and microdata
+    # `itemtype`s), lower case, once for each time it is declared. The page
+    # type's signals read them (victor/page_type/).
+    og_type: str = ""
+    declared_types: list[str] = field(default_factory=list)
 
     def fields(self) -> dict[str, str]:
         """The fields a person reads, for output records."""
@@ -70,8 +76,11 @@ _MAX_JSON = 1_000_000
 
 # The tags metadata is read from. Preclean hands these over from the walk
 # it makes anyway (victor/reading/preclean.py): a walk of its own would cost a
-# third as much again as the rest of reading a page.
+# third as much again as the rest of reading a page. It hands over any
+# element with an `itemtype` (ITEMTYPE) too: microdata declares its types
+# on whatever element it likes.
 TAGS = frozenset({"meta", "link", "script", "title"})
+ITEMTYPE = "itemtype"
 
 
 def read_meta(language: str, elements: list[Element]) -> PageMeta:
@@ -85,6 +94,8 @@ def read_meta(language: str, elements: list[Element]) -> PageMeta:
     for el in elements:
         tag = el.tag
         attrs = el.attrs
+        if ITEMTYPE in attrs:
+            meta.declared_types.extend(_type_name(t) for t in attrs[ITEMTYPE].split())
         if tag == "meta":
             key = (attrs.get("property") or attrs.get("name") or attrs.get("itemprop")
                    or attrs.get("http-equiv") or "").strip().lower()
@@ -93,6 +104,8 @@ def read_meta(language: str, elements: list[Element]) -> PageMeta:
                 continue
             if key == "og:description":
                 og_description = _clean(content)
+            elif key == "og:type" and not meta.og_type:
+                meta.og_type = _clean(content).lower()
             where = _FIELD_OF.get(key)
             if where is not None:
                 name, rank = where
@@ -108,6 +121,7 @@ def read_meta(language: str, elements: list[Element]) -> PageMeta:
         elif tag == "script":
             if attrs.get("type", "").strip().lower() == "application/ld+json":
                 for item in _json_items("".join(c for c in el.children if isinstance(c, str))):
+                    _types(item, meta.declared_types)
                     _take_json(meta, item)
         elif tag == "title" and not title:
             title = _clean("".join(c for c in el.children if isinstance(c, str)))
@@ -177,6 +191,32 @@ def _take_json(meta: PageMeta, item: dict[str, Any]) -> None:
         meta.site_name = _name(item.get("publisher"))
     if not meta.language:
         meta.language = _name(item.get("inLanguage"))
+
+
+def _type_name(given: str) -> str:
+    """A schema.org type as its bare name: `https://schema.org/NewsArticle`
+    and `NewsArticle` are both `newsarticle`."""
+    return given.strip().rstrip("/").rsplit("/", 1)[-1].lower()
+
+
+def _types(value: Any, into: list[str], depth: int = 0) -> None:
+    """Every `@type` in a JSON-LD item, its nested objects' too (a
+    product's offers and rating, an article's author): what kind of page
+    it is shows in them as well. A few levels deep only, and a few hundred
+    types at most, as the JSON is the page's."""
+    if depth > 5 or len(into) > 500:
+        return
+    if isinstance(value, dict):
+        given = value.get("@type")
+        for t in (given if isinstance(given, list) else [given]):
+            if isinstance(t, str) and t.strip():
+                into.append(_type_name(t))
+        for key, inner in value.items():
+            if key != "@type" and isinstance(inner, (dict, list)):
+                _types(inner, into, depth + 1)
+    elif isinstance(value, list):
+        for inner in value[:100]:
+            _types(inner, into, depth + 1)
 
 
 def _name(value: Any, depth: int = 0) -> str:

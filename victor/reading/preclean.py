@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from victor.reading.metadata import TAGS as METADATA_TAGS
+from victor.reading.metadata import ITEMTYPE, TAGS as METADATA_TAGS
 from victor.reading.parser import FORMULA, Element, Node
 
 
@@ -45,6 +45,7 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
     if body is None:
         body = Element("body", {}, [c for c in root.children
                                     if not (isinstance(c, Element) and c.tag == "head")])
+    declared.extend(el for el in (root, body) if ITEMTYPE in el.attrs)
     for c in root.children:
         if isinstance(c, Element) and c.tag == "head":
             title = _text_of(c, "title")
@@ -66,7 +67,7 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
                         kept.append(child)
                     continue
                 tag = child.tag
-                if tag in METADATA_TAGS:
+                if tag in METADATA_TAGS or ITEMTYPE in child.attrs:
                     declared.append(child)
                 if tag in tag_delete:
                     formula = _formula(child)
@@ -156,7 +157,7 @@ def _collect(el: Element, into: list[Element]) -> None:
     stack = [el]
     while stack:
         e = stack.pop()
-        if e.tag in METADATA_TAGS:
+        if e.tag in METADATA_TAGS or ITEMTYPE in e.attrs:
             into.append(e)
         stack.extend(reversed([c for c in e.children if isinstance(c, Element)]))
 
