@@ -1,0 +1,68 @@
+"""The page's type (issue 49, docs/second-pass.md, "Page types"): signals
+of the whole page that tell an article from a product or a listing, a
+classifier of them that `victor learn` trains as a part of the model, and
+the second pass's `article-bars`, which a page the classifier calls an
+article takes instead of the config's own. On real pages of data/wcxb,
+whose NAME.json gives each page's type and address."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+from repo_data import WCXB
+from victor import features, page_type
+from victor.cleaner import Cleaner
+from victor.config import load_config
+from victor.second_pass import page_paths
+
+ARTICLES = ["0437", "4249", "4500", "0414", "4420", "0490", "0180", "4519", "0014", "4451",
+            "4619", "0488"]
+PRODUCTS = ["2898", "0599", "3052", "1377", "0611", "0593", "2889", "3078", "3054", "0595",
+            "3043", "3079"]
+# The general config with the article bars the research chose.
+TYPED = """base: general
+template: general
+second-pass:
+  article-bars: {above: 0.9, keep: 0.5, add: 0.4, lowest-page-bar: null}
+"""
+
+
+def typed_config(folder: Path) -> Path:
+    path = folder / "typed.yaml"
+    path.write_text(TYPED, encoding="utf-8")
+    return path
+
+
+def read(cleaner: Cleaner, name: str):
+    """A WCXB page read at the address its record gives, as `--url` would."""
+    url = json.loads((WCXB / f"{name}.json").read_text())["url"]
+    return cleaner.read(gzip.decompress((WCXB / f"{name}.html.gz").read_bytes()), url=url)
+
+
+def signals_of(name: str) -> dict[str, float]:
+    cleaner = Cleaner()
+    page = read(cleaner, name)
+    columns = features.columns(page, cleaner.config, cleaner.lm, cleaner.selected)
+    return page_type.signals(page, page_paths(columns, page.blocks))
+
+
+def test_the_signals_tell_an_article_from_a_product_and_a_listing():
+    # data/wcxb/0001: a blog post at /2025/09/04/..., og:type article, a
+    # JSON-LD Article with its author. 0610: a shop's mug at /shop/p/...,
+    # og:type product, a JSON-LD Product with its price. 2911: Hacker News's
+    # jobs, one linked line after another.
+    article, product, listing = signals_of("0001"), signals_of("0610"), signals_of("2911")
+    assert set(article) == set(product) == set(page_type.SIGNALS)
+    assert article["url.article"] >= 1 and product["url.article"] == 0
+    assert product["url.product"] >= 1 and article["url.product"] == 0
+    assert (article["og.article"], product["og.product"]) == (1, 1)
+    assert article["ld.article"] >= 1 and article["ld.product"] == 0
+    assert product["ld.product"] >= 1 and product["ld.article"] == 0
+    assert article["meta.author"] == 1 and product["meta.author"] == 0
+    assert product["text.price"] >= 1 and article["text.price"] == 0
+    assert listing["url.listing"] >= 1
+    assert listing["link-share"] > 0.7 > article["link-share"]
+    assert listing["long-share"] == 0 < article["long-share"]
+    assert listing["path.in-groups5"] > article["path.in-groups5"]

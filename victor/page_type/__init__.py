@@ -1,0 +1,227 @@
+"""The page's type (issue 49, docs/second-pass.md, "Page types"): how
+likely a page is an article rather than a forum, a product, a collection,
+a listing, documentation or a service page (WCXB's seven types), from
+signals of the whole page, so that the decision may give articles their
+own bars (the second pass's `article-bars`, victor.decoding.bars).
+
+A page being cleaned carries no type, so it is read from what the page
+says it is (its address's words, og:type, the schema.org types it
+declares: victor.reading.metadata) and from its shape (counts of its
+elements, its words, links, prices, dates, its blocks' repeated paths).
+The classifier is a LightGBM multiclass booster, a part of the model
+(`page-type.lgbm`, victor/model.py) that `victor learn` trains on the
+pages whose NAME.json gives a `page_type` (victor/training/page_type.py).
+
+    model = load(text, source)                 # once, with the model
+    p = article_probability(model, page, paths, url)
+
+LightGBM is imported by `load` alone.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Iterator
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from victor.errors import VictorError, import_extra
+
+TYPES = ("article", "collection", "documentation", "forum", "listing", "product", "service")
+ARTICLE = TYPES.index("article")
+
+# Words of the address that say what a page is, each matched whole
+# against the address's path and query split at / _ . ? = & and -.
+_URL_WORDS = {
+    "product": r"products?|p|item|items|shop|store|buy|dp|sku",
+    "forum": r"forums?|threads?|topics?|t|community|discussions?|questions?|board|viewtopic"
+             r"|showthread|answers|r|comments",
+    "docs": r"docs?|documentation|api|reference|manual|guides?|wiki|learn|help|kb|support"
+            r"|tutorials?|howto|faq",
+    "listing": r"category|categories|tags?|archives?|page|list|search|collections?|c|cat"
+               r"|browse|index|results|events|jobs|directory",
+    "article": r"news|blog|blogs|articles?|story|stories|post|posts|\d{4}|press",
+    "service": r"about|contact|services?|pricing|careers|team|company|solutions|features"
+               r"|plans|locations?",
+}
+_URL_RE = {k: re.compile(rf"^(?:{v})$") for k, v in _URL_WORDS.items()}
+_OG_TYPES = ("article", "product", "website", "blog", "profile", "video", "book")
+# The schema.org types a page declares, in groups of what they say of it.
+_DECLARED_GROUPS = {
+    "ld.article": {"article", "newsarticle", "blogposting", "report", "scholarlyarticle",
+                   "liveblogposting", "analysisnewsarticle", "opinionnewsarticle"},
+    "ld.tech": {"techarticle", "apireference", "softwaresourcecode", "howto"},
+    "ld.product": {"product", "offer", "aggregateoffer", "productgroup", "individualproduct",
+                   "aggregaterating", "vehicle", "car"},
+    "ld.forum": {"discussionforumposting", "qapage", "question", "answer", "comment",
+                 "socialmediaposting"},
+    "ld.collection": {"collectionpage", "itemlist", "searchresultspage", "listitem",
+                      "offercatalog"},
+    "ld.faq": {"faqpage"},
+    "ld.service": {"service", "localbusiness", "professionalservice", "contactpage",
+                   "aboutpage", "event", "jobposting", "course", "softwareapplication",
+                   "organization", "restaurant", "store"},
+    "ld.webpage": {"webpage", "itempage", "medicalwebpage"},
+    "ld.recipe": {"recipe"},
+}
+# The elements counted, each also as a share of the page's blocks.
+_TAGS = ("article", "main", "aside", "nav", "time", "form", "input", "button", "select",
+         "pre", "code", "table", "tr", "li", "ul", "ol", "a", "img", "h1", "h2", "h3", "h4",
+         "p", "blockquote", "figure", "iframe", "video", "dl", "section", "header", "footer",
+         "textarea", "label", "span", "div")
+# Words of the page's text, counted and a thousand words: prices and carts
+# of a product, a forum's replies and members, documentation's terms, dates.
+_TEXT = {
+    "price": re.compile(r"[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|eur|usd|zł|kr|chf|\$)\b", re.I),
+    "cart": re.compile(r"add to (?:cart|basket|bag|wishlist)|buy now|in stock|out of stock|"
+                       r"\bsku\b|warenkorb|panier|carrito|free shipping|checkout|quantity", re.I),
+    "forum": re.compile(r"\brepl(?:y|ies)\b|\bposted\b|\bjoined\b|\bposts?:|\bquote\b|"
+                        r"\bmember\b|\bregistered\b|\bthread\b|\bupvote|\breputation\b", re.I),
+    "doc": re.compile(r"\breturns?\b|\bparameters?\b|\bexample\b|\bsyntax\b|\bfunction\b|"
+                      r"\bmethod\b|\binstall|\bconfigur|\bversion\b|\bdeprecated\b", re.I),
+    "date": re.compile(r"\b(?:19|20)\d\d[-/.]\d\d?[-/.]\d\d?\b|\b\d\d?[-/.]\d\d?[-/.](?:19|20)?"
+                       r"\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? "
+                       r"\d\d?,? (?:19|20)\d\d\b|\b\d\d? (?:jan|feb|mar|apr|may|jun|jul|aug|sep"
+                       r"|oct|nov|dec)[a-z]* (?:19|20)\d\d\b|\bago\b", re.I),
+}
+
+
+def _names() -> Iterator[str]:
+    yield from (f"url.{k}" for k in _URL_WORDS)
+    yield from ("url.depth", "url.last-words", "url.last-len", "url.digits", "url.query",
+                "url.root")
+    yield from (f"og.{t}" for t in _OG_TYPES)
+    yield "og.none"
+    yield from _DECLARED_GROUPS
+    for t in _TAGS:
+        yield from (f"tag.{t}", f"tag.{t}/blocks")
+    yield from ("blocks", "words", "log-words", "words/block", "long-share", "long-blocks",
+                "link-share", "link-blocks")
+    for k in _TEXT:
+        yield from (f"text.{k}", f"text.{k}/kwords")
+    yield from ("paths", "path.largest", "path.groups5", "path.in-groups5")
+    yield from ("title.words", "meta.author", "meta.date", "meta.structured")
+
+
+# The classifier's input, in its order: a model's booster must name these.
+SIGNALS = tuple(_names())
+
+
+def address(page, url: str = "") -> str:
+    """The address the signals read: `url` where the caller knows it
+    (`--url`, a crawl's record), else the page's own or the canonical one
+    it declares."""
+    return url or (page.url if "://" in page.url else "") or page.meta.url or page.url
+
+
+def signals(page, paths: np.ndarray, url: str = "") -> dict[str, float]:
+    """What the page says it is and its shape, one number each (SIGNALS);
+    `paths` is each block's path number (victor.second_pass.page_paths)."""
+    out: dict[str, float] = {}
+    parts = urlsplit(address(page, url))
+    words_of_url = [s for s in re.split(r"[/_.?=&-]+",
+                                        (parts.path + " " + parts.query).lower().strip()) if s]
+    segments = [s for s in parts.path.split("/") if s]
+    for k, rx in _URL_RE.items():
+        out[f"url.{k}"] = float(sum(bool(rx.match(s)) for s in words_of_url))
+    out["url.depth"] = float(len(segments))
+    last = segments[-1] if segments else ""
+    out["url.last-words"] = float(len([w for w in re.split(r"[-_]+", re.sub(r"\.\w+$", "", last))
+                                       if w]))
+    out["url.last-len"] = float(len(last))
+    out["url.digits"] = float(sum(ch.isdigit() for ch in parts.path))
+    out["url.query"] = float(bool(parts.query))
+    out["url.root"] = float(not segments)
+    og = page.meta.og_type
+    for t in _OG_TYPES:
+        out[f"og.{t}"] = float(og.startswith(t) or (t == "product" and "product" in og))
+    out["og.none"] = float(not og)
+    for group, names in _DECLARED_GROUPS.items():
+        out[group] = float(sum(t in names for t in page.meta.declared_types))
+    tags = _tags(page.body)
+    nblocks = max(len(page.blocks), 1)
+    for t in _TAGS:
+        out[f"tag.{t}"] = float(tags.get(t, 0))
+        out[f"tag.{t}/blocks"] = tags.get(t, 0) / nblocks
+    texts = [b.text for b in page.blocks]
+    words = np.array([len(t.split()) for t in texts], dtype=np.float64)
+    total = max(words.sum(), 1.0)
+    linked = np.array(["a" in b.tags for b in page.blocks], dtype=bool)
+    out["blocks"] = float(len(page.blocks))
+    out["words"] = float(words.sum())
+    out["log-words"] = math.log1p(words.sum())
+    out["words/block"] = words.sum() / nblocks
+    out["long-share"] = words[words >= 30].sum() / total
+    out["long-blocks"] = float((words >= 30).sum())
+    out["link-share"] = words[linked].sum() / total if len(words) else 0.0
+    out["link-blocks"] = linked.sum() / nblocks
+    joined = "\n".join(texts)
+    for name, rx in _TEXT.items():
+        n = len(rx.findall(joined))
+        out[f"text.{name}"] = float(n)
+        out[f"text.{name}/kwords"] = 1000 * n / total
+    if len(paths):
+        groups = np.bincount(np.unique(paths, return_inverse=True)[1].reshape(-1))
+        out["paths"] = float(len(groups))
+        out["path.largest"] = groups.max() / nblocks
+        out["path.groups5"] = float((groups >= 5).sum())
+        out["path.in-groups5"] = groups[groups >= 5].sum() / nblocks
+    out["title.words"] = float(len((page.meta.title or page.title or "").split()))
+    out["meta.author"] = float(bool(page.meta.author))
+    out["meta.date"] = float(bool(page.meta.date))
+    out["meta.structured"] = float(sum(len(s.split()) for s in page.meta.structured_text))
+    return out
+
+
+def row(found: dict[str, float]) -> np.ndarray:
+    """The classifier's input row of a page's `signals`: NaN for what a
+    page has none of (path groups on a page of no block)."""
+    return np.array([found.get(name, np.nan) for name in SIGNALS], dtype=np.float64)
+
+
+def _tags(body) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    stack = [body] if body is not None else []
+    while stack:
+        el = stack.pop()
+        counts[el.tag] = counts.get(el.tag, 0) + 1
+        stack.extend(c for c in el.children if not isinstance(c, str))
+    return counts
+
+
+@dataclass(frozen=True)
+class PageTypeModel:
+    """A loaded page-type classifier: a LightGBM multiclass booster over
+    SIGNALS, its classes TYPES."""
+
+    booster: Any  # lightgbm.Booster
+
+    def probabilities(self, rows: np.ndarray) -> np.ndarray:
+        """Each row's probability of each of TYPES, one thread (a batch
+        runs one cleaner a process)."""
+        return np.asarray(self.booster.predict(np.atleast_2d(rows), num_threads=1))
+
+
+def load(text: str, source: str) -> PageTypeModel:
+    """The classifier of a model file's `text` (checked against its
+    recorded size and hash already: victor/model.py); a one-line
+    VictorError naming `source` when LightGBM is missing, the text is no
+    LightGBM model, or it reads other signals or types than these."""
+    lightgbm = import_extra("lightgbm", None, "the model's page-type classifier")
+    try:
+        booster = lightgbm.Booster(model_str=text)
+    except (lightgbm.basic.LightGBMError, ValueError) as e:
+        first_line = str(e).strip().splitlines()[0] if str(e).strip() else "unreadable"
+        raise VictorError(f"{source}: not a LightGBM model ({first_line})") from None
+    if tuple(booster.feature_name()) != SIGNALS or booster.num_model_per_iteration() != len(TYPES):
+        raise VictorError(f"{source}: its signals or types are not the page type's "
+                          "(victor/page_type/); retrain it")
+    return PageTypeModel(booster)
+
+
+def article_probability(model: PageTypeModel, page, paths: np.ndarray, url: str = "") -> float:
+    """How likely the classifier thinks `page` is an article."""
+    return float(model.probabilities(row(signals(page, paths, url)))[0, ARTICLE])
