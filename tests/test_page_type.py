@@ -11,10 +11,14 @@ import gzip
 import json
 from pathlib import Path
 
+import pytest
+
 from repo_data import WCXB
 from victor import features, page_type
 from victor.cleaner import Cleaner
 from victor.config import load_config
+from victor.decoding import bars
+from victor.errors import VictorError
 from victor.second_pass import page_paths
 
 ARTICLES = ["0437", "4249", "4500", "0414", "4420", "0490", "0180", "4519", "0014", "4451",
@@ -66,3 +70,23 @@ def test_the_signals_tell_an_article_from_a_product_and_a_listing():
     assert listing["link-share"] > 0.7 > article["link-share"]
     assert listing["long-share"] == 0 < article["long-share"]
     assert listing["path.in-groups5"] > article["path.in-groups5"]
+
+
+def test_article_bars_are_read_only_at_their_probability(tmp_path):
+    settings = load_config("general").second_pass
+    q, texts = [0.9, 0.45, 0.37, 0.1], ["a b c", "d e f g", "h i", "j"]
+    typed = load_config(typed_config(tmp_path)).second_pass
+    assert typed.article_bars is not None
+    own = bars(settings, None, q, texts)
+    assert bars(typed, None, q, texts) == own  # no classifier: the config's own bars
+    assert bars(typed, None, q, texts, article=0.89) == own
+    assert bars(typed, None, q, texts, article=0.9) == (0.5, 0.4)
+    # --favor's bars still win.
+    assert bars(typed, "precision", q, texts, article=0.95) == (0.6, 0.6)
+
+
+def test_article_bars_are_checked_when_the_config_is_loaded(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(TYPED.replace("above: 0.9", "above: 2"), encoding="utf-8")
+    with pytest.raises(VictorError, match="'article-bars': 'above' must be a probability"):
+        load_config(bad)

@@ -440,7 +440,7 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
            texts: Sequence[str], found: Layout, config: "Config", *,
            trees: Trees | None = None, favor: str | None = None,
            threshold: float | None = None, temperature: float = 1.0,
-           bridged: bool = False) -> Decision:
+           bridged: bool = False, article: float | None = None) -> Decision:
     """Every step from the CRF's best path and marginals to the labels a
     page is cleaned with, in order: the one list of them. `config` gives
     the decoding keys; `trees` turns the labels so far into the second
@@ -449,7 +449,10 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
     calibrated at the model's `temperature`; `bridged` adds the output's
     own last step, which adds no word and so is left out where labels are
     scored against a person's (half the blocks it keeps are o in theirs:
-    docs/output.md, "Words run together")."""
+    docs/output.md, "Words run together"). `article` is the probability
+    that the page is an article, from the model's page-type classifier
+    (victor.page_type), where it has one: the second pass's `article-bars`
+    read it."""
     # The CRF's own probability, before the model's calibration: the bars
     # were chosen on it. Result.content, --threshold and --favor use the
     # calibrated one.
@@ -463,7 +466,7 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
         # The trees read the labels with code, tables and lists kept whole,
         # as they were trained (victor.training.second_pass).
         q = np.asarray(trees(labels), dtype=np.float64)
-        labels = decided_again(labels, marginals, q, texts, second, favor)
+        labels = decided_again(labels, marginals, q, texts, second, favor, article)
         if favor in second.favor:
             favor = None
     calibrated = (content_probabilities(marginals, temperature)
@@ -500,26 +503,36 @@ def expected_f1(labels: Sequence[str], probabilities: Sequence[float],
 
 def decided_again(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
                   q: Sequence[float], texts: Sequence[str], settings: "SecondPassSettings",
-                  favor: str | None = None) -> list[str]:
+                  favor: str | None = None, article: float | None = None) -> list[str]:
     """The labels decided again on the second pass's probabilities `q` by
     the config's bars (`--favor`'s where the config gives one for
-    `favor`)."""
-    return relabel(labels, marginals, q, *bars(settings, favor, q, texts))
+    `favor`; the article bars where the page's `article` probability
+    reaches theirs)."""
+    return relabel(labels, marginals, q, *bars(settings, favor, q, texts, article))
 
 
 def bars(settings: "SecondPassSettings", favor: str | None, q: Sequence[float],
-         texts: Sequence[str]) -> tuple[float, float]:
+         texts: Sequence[str], article: float | None = None) -> tuple[float, float]:
     """(keep, add) for a page: `--favor`'s bar where the config gives one,
     else the config's bars, each lowered to the page's own bar (page_bar)
-    where the config names a `lowest-page-bar`."""
+    where the config names a `lowest-page-bar`. A page whose probability
+    of being an article (`article`, the page-type classifier's; None where
+    the model has none) is at least `article-bars`' `above` takes those
+    bars instead: the article config's on the pages that are articles,
+    which one bar for every page could not give both articles and listings
+    (docs/second-pass.md, "Page types")."""
     bar = settings.favor.get(favor) if favor is not None else None
     if bar is not None:
         return bar, bar
-    if settings.lowest_page_bar is None:
-        return settings.keep, settings.add
+    keep, add, lowest = settings.keep, settings.add, settings.lowest_page_bar
+    chosen = settings.article_bars
+    if chosen is not None and article is not None and article >= chosen.above:
+        keep, add, lowest = chosen.keep, chosen.add, chosen.lowest_page_bar
+    if lowest is None:
+        return keep, add
     words = np.fromiter(map(len, map(str.split, texts)), dtype=np.float64, count=len(texts))
-    own = page_bar(np.asarray(q, dtype=np.float64), words, settings.lowest_page_bar, settings.keep)
-    return min(own, settings.keep), min(own, settings.add)
+    own = page_bar(np.asarray(q, dtype=np.float64), words, lowest, keep)
+    return min(own, keep), min(own, add)
 
 
 def page_bar(q: np.ndarray, words: np.ndarray, low: float, high: float) -> float:

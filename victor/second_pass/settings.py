@@ -10,6 +10,9 @@ these settings beside them.
       keep: 0.4                    # a kept block stays at this probability or more
       add: 0.35                    # a dropped block comes back at this or more
       lowest-page-bar: 0.2              # optional: a page may lower both to its own bar, to this
+      article-bars: {above: 0.9, keep: 0.5, add: 0.4, lowest-page-bar: null}
+                                   # optional: other bars for a page the model's page-type
+                                   # classifier calls an article at `above` or more
       early-stop: 4                # LightGBM's prediction early stopping margin, or null
       early-stop-every: 10         # ... looked at every this many trees
       favor:                       # optional: --favor's bars, each both keep and add
@@ -31,7 +34,23 @@ from victor.decoding import FAVOR_BARS
 from victor.errors import VictorError
 
 # What the decision reads at cleaning time, and what training reads.
-DECODING_KEYS = ("keep", "add", "lowest-page-bar", "early-stop", "early-stop-every", "favor")
+DECODING_KEYS = ("keep", "add", "lowest-page-bar", "article-bars", "early-stop",
+                 "early-stop-every", "favor")
+_ARTICLE_KEYS = ("above", "keep", "add", "lowest-page-bar")
+
+
+@dataclass(frozen=True)
+class ArticleBars:
+    """The bars of a page the model's page-type classifier (victor/page_type/)
+    calls an article with a probability of `above` or more: one bar does not
+    serve every page, and an article's text stands apart from what is
+    around it better than a listing's items do (docs/second-pass.md, "Page
+    types")."""
+
+    above: float
+    keep: float
+    add: float
+    lowest_page_bar: float | None = None
 TRAINING_KEYS = ("rounds", "seeds", "left-out", "trees")
 _KEYS = DECODING_KEYS + TRAINING_KEYS
 
@@ -57,6 +76,9 @@ class SecondPassSettings:
     seeds: int = 0
     left_out: tuple[str, ...] = ()
     trees: dict[str, Any] = field(default_factory=dict)
+    # Other bars for the pages the model's page-type classifier calls
+    # articles; None: every page by the bars above.
+    article_bars: ArticleBars | None = None
 
 
 def _number(value: Any) -> bool:
@@ -89,6 +111,7 @@ def checked(raw: Any, path: Path) -> SecondPassSettings:
     floor = raw.get("lowest-page-bar")
     if floor is not None and (not _number(floor) or not 0 <= floor <= min(bars.values())):
         raise bad("'lowest-page-bar' must be a probability no higher than keep and add, or null")
+    article = _article_bars(raw.get("article-bars"), bad)
     favor = raw.get("favor") or {}
     if not isinstance(favor, dict):
         raise bad("'favor' must map precision and recall to probabilities")
@@ -124,7 +147,28 @@ def checked(raw: Any, path: Path) -> SecondPassSettings:
                               None if floor is None else float(floor),
                               None if margin is None else int(every),
                               int(raw["rounds"]), int(raw["seeds"]), tuple(left_out),
-                              dict(trees))
+                              dict(trees), article)
+
+
+def _article_bars(raw: Any, bad) -> ArticleBars | None:
+    """The `article-bars` mapping, or None where it is null or absent."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or set(raw) - set(_ARTICLE_KEYS):
+        raise bad(f"'article-bars' must be a mapping of {', '.join(_ARTICLE_KEYS)}, or null")
+    values = {}
+    for key in ("above", "keep", "add"):
+        value = raw.get(key)
+        if not _number(value) or not 0 <= value <= 1:
+            raise bad(f"'article-bars': '{key}' must be a probability between 0 and 1")
+        values[key] = float(value)
+    floor = raw.get("lowest-page-bar")
+    if floor is not None and (not _number(floor) or not 0 <= floor <= min(values["keep"],
+                                                                           values["add"])):
+        raise bad("'article-bars': 'lowest-page-bar' must be a probability no higher than its "
+                  "keep and add, or null")
+    return ArticleBars(values["above"], values["keep"], values["add"],
+                       None if floor is None else float(floor))
 
 
 def decoding(settings: SecondPassSettings) -> dict[str, Any]:
@@ -137,6 +181,10 @@ def decoding(settings: SecondPassSettings) -> dict[str, Any]:
         out["lowest-page-bar"] = settings.lowest_page_bar
     if settings.favor:
         out["favor"] = dict(settings.favor)
+    bars = settings.article_bars
+    if bars is not None:
+        out["article-bars"] = {"above": bars.above, "keep": bars.keep, "add": bars.add,
+                               "lowest-page-bar": bars.lowest_page_bar}
     return out
 
 
