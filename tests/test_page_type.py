@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from victor.cleaner import Cleaner
 from victor.config import load_config
 from victor.decoding import bars
 from victor.errors import VictorError
+from victor.model import load, with_decoding
 from victor.second_pass import page_paths
 
 ARTICLES = ["0437", "4249", "4500", "0414", "4420", "0490", "0180", "4519", "0014", "4451",
@@ -90,3 +93,66 @@ def test_article_bars_are_checked_when_the_config_is_loaded(tmp_path):
     bad.write_text(TYPED.replace("above: 0.9", "above: 2"), encoding="utf-8")
     with pytest.raises(VictorError, match="'article-bars': 'above' must be a probability"):
         load_config(bad)
+
+
+def test_a_model_without_a_classifier_is_refused_a_config_with_article_bars(tmp_path):
+    # The shipped general model has no page-type part: its record would not
+    # follow the config's bars, so the config is refused, naming the key.
+    with pytest.raises(VictorError, match="key 'second-pass.article-bars'.*retrain"):
+        Cleaner(config=typed_config(tmp_path), model="general")
+
+
+@pytest.fixture(scope="module")
+def typed_model(tmp_path_factory):
+    """A tiny model of the general pipeline with the article bars, learnt
+    from 12 WCXB articles and 12 WCXB products (their NAME.json gives their
+    type), as tests/test_learn_whole.py learns one."""
+    folder = tmp_path_factory.mktemp("typed")
+    proc = subprocess.run([sys.executable, "-m", "victor", "learn", "--config",
+                           typed_config(folder), "-o", folder / "M", "--max-iterations", "5",
+                           "--calibrate", "3",
+                           *(WCXB / f"{n}.anno" for n in ARTICLES + PRODUCTS)],
+                          cwd=folder, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return load(folder / "M")
+
+
+def test_learn_writes_the_classifier_as_a_part_of_the_model(typed_model):
+    folder = typed_model.folder
+    assert sorted(p.name for p in folder.iterdir()) == ["crf.crfsuite", "model.json",
+                                                         "page-type.lgbm", "second-pass.lgbm"]
+    entry = typed_model.record["files"]["page-type"]
+    assert entry["path"] == "page-type.lgbm"
+    assert entry["bytes"] == (folder / "page-type.lgbm").stat().st_size
+    assert typed_model.record["page-type"]["types"] == {"article": 12, "product": 12}
+    assert typed_model.reads_page_type
+    # A changed byte is caught before anything is read from it.
+    data = bytearray((folder / "page-type.lgbm").read_bytes())
+    data[-2] ^= 1
+    (folder / "page-type.lgbm").write_bytes(bytes(data))
+    with pytest.raises(VictorError, match="page-type.lgbm: its sha256"):
+        load(folder)
+    data[-2] ^= 1
+    (folder / "page-type.lgbm").write_bytes(bytes(data))
+
+
+def test_the_article_bars_clean_the_articles_and_only_them(typed_model):
+    """Each page cleans as the article config would where the classifier
+    calls it an article at 0.9 or more, else as the general config would:
+    the same model's parts decided by one set of bars or the other."""
+    general = with_decoding(typed_model, load_config("general"))
+    article = with_decoding(typed_model, load_config("article"))
+    assert general.page_type is None and article.page_type is None  # nothing reads it there
+    typed = Cleaner.from_model(typed_model)
+    for name, kind in (("4249", "article"), ("0014", "article"), ("3054", "product"),
+                       ("3079", "product")):
+        page = read(typed, name)
+        columns = features.columns(page, typed.config, typed.lm, typed.selected)
+        p = page_type.article_probability(typed_model.page_type, page,
+                                          page_paths(columns, page.blocks))
+        assert (p >= 0.9) == (kind == "article"), (name, p)
+        labels = {which: Cleaner.from_model(m).label(read(typed, name)).labels
+                  for which, m in (("typed", typed_model), ("general", general),
+                                   ("article", article))}
+        assert labels["general"] != labels["article"], name  # the bars matter on this page
+        assert labels["typed"] == labels[kind if kind == "article" else "general"], name

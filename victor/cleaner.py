@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from victor import crf, decoding, features, output, second_pass
+from victor import crf, decoding, features, output, page_type, second_pass
 from victor.model import TrainedModel, check_recipe, load as load_model
 from victor.collector import paused
 from victor.output import Rendering
@@ -282,10 +282,16 @@ class Cleaner:
         trees = None if second is None else (
             lambda labels: second_pass.probabilities(second, columns, page.blocks,
                                                    result.marginals, labels))
+        # The page's type, where the model's bars read it (its second pass's
+        # article-bars): from the page and its blocks' path groups.
+        article = (page_type.article_probability(self.trained.page_type, page,
+                                                 second_pass.page_paths(columns, page.blocks))
+                   if self.trained.reads_page_type else None)
         decided = decoding.decide(result.labels, result.marginals, result.texts,
                                   decoding.layout(page.blocks), self.config, trees=trees,
                                   favor=self.favor, threshold=self.threshold,
-                                  temperature=self.model.temperature, bridged=True)
+                                  temperature=self.model.temperature, bridged=True,
+                                  article=article)
         result.labels, result.fallback, result.second = (decided.labels, decided.fallback,
                                                          decided.second)
         return result

@@ -7,6 +7,8 @@ the one record of how it was made.
                          trees' training record, the pages it learnt from
     M/crf.crfsuite       the CRF (crfsuite's model file)
     M/second-pass.lgbm   the second pass's trees, where the recipe has one
+    M/page-type.lgbm     the page-type classifier (victor/page_type/), where the
+                         recipe's second pass has `article-bars`
 
 `victor learn` writes it (victor/training/pipeline.py); `load` checks every
 file against the size and hash the record gives before anything is read
@@ -34,14 +36,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from victor import crf, second_pass
+from victor import crf, page_type, second_pass
 from victor.config import MODEL_DIR, Config, current_names, from_record, portable, recipe
 from victor.errors import VictorError, read_utf8
 
 FORMAT = 1
 RECORD = "model.json"
 # The files of a model folder, by their part.
-FILES = {"crf": "crf.crfsuite", "second-pass": "second-pass.lgbm"}
+FILES = {"crf": "crf.crfsuite", "second-pass": "second-pass.lgbm",
+         "page-type": "page-type.lgbm"}
 # The decoding keys the second pass's trees read the labels of (the best
 # path widened: victor.decoding.widened): trees trained on labels decoded
 # with others are not the trees of a model that decodes with these.
@@ -62,6 +65,18 @@ class TrainedModel:
     trees: second_pass.SecondPass | None
     trees_text: str | None  # the trees' file, as written and hashed
     sources: dict[str, Path]
+    # The page-type classifier and its file's text; None for a model
+    # without one, whose pages all take the second pass's own bars.
+    page_type: page_type.PageTypeModel | None = None
+    page_type_text: str | None = None
+
+    @property
+    def reads_page_type(self) -> bool:
+        """Whether cleaning asks the classifier: the model has one and its
+        recipe's bars read it."""
+        second = self.config.second_pass
+        return (self.page_type is not None and second is not None
+                and second.article_bars is not None)
 
     @property
     def recipe(self) -> dict[str, Any]:
@@ -121,7 +136,8 @@ def load(name_or_path: str | os.PathLike) -> TrainedModel:
         raise VictorError(f"{record_path}: the recipe's template is not the CRF's; retrain")
     trees, text = _trees(data.get("second-pass"), config, sources.get("second-pass"),
                          record_path)
-    return TrainedModel(folder, record, config, model, trees, text, sources)
+    kind, kind_text = _page_type(data.get("page-type"), sources.get("page-type"))
+    return TrainedModel(folder, record, config, model, trees, text, sources, kind, kind_text)
 
 
 def _checked_file(folder: Path, record: dict, part: str) -> bytes:
@@ -162,6 +178,17 @@ def _trees(data: bytes | None, config: Config, path: Path | None,
     except UnicodeDecodeError:
         raise VictorError(f"{path}: not a LightGBM text model (not UTF-8)") from None
     return second_pass.load(text, config.second_pass, str(path)), text
+
+
+def _page_type(data: bytes | None,
+               path: Path | None) -> tuple[page_type.PageTypeModel | None, str | None]:
+    if data is None:
+        return None, None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise VictorError(f"{path}: not a LightGBM text model (not UTF-8)") from None
+    return page_type.load(text, str(path)), text
 
 
 # --- a config against a model's record ----------------------------------------
@@ -221,6 +248,9 @@ def _needs_training(d: Difference, model: TrainedModel, config: Config) -> bool:
         return True
     if d.name == "second-pass":
         return config.second_pass is not None
+    if d.name.startswith("second-pass.article-bars"):
+        return (model.page_type is None and config.second_pass is not None
+                and config.second_pass.article_bars is not None)
     return (model.trees is not None and config.second_pass is not None
             and d.name in TREE_INPUT_KEYS)
 
@@ -272,12 +302,16 @@ def with_decoding(model: TrainedModel, config: Config) -> TrainedModel:
             raise VictorError(f"{config.path}: {_differs(d, model)}, and a model with it "
                               f"takes training: {_retrain(config)}")
     second = config.second_pass is not None
+    # The classifier goes with the bars that read it: the article model,
+    # whose bars are the article bars for every page, has none.
+    kinds = second and config.second_pass.article_bars is not None
+    kept = {"crf", *(["second-pass"] if second else []), *(["page-type"] if kinds else [])}
     new_recipe = {**model.recipe, "decoding": recipe(config)["decoding"],
                   "second-pass": model.recipe["second-pass"] if second else None}
     record = {**model.record, "config": config.name, "config_path": portable(config.path),
               "config_sha256": config.digest, "recipe": new_recipe,
               "files": {part: entry for part, entry in model.record["files"].items()
-                        if part == "crf" or second},
+                        if part in kept},
               "made_from": {"model": model.record.get("config"),
                             "decoding": model.recipe["decoding"]}}
     if not second:
@@ -287,7 +321,9 @@ def with_decoding(model: TrainedModel, config: Config) -> TrainedModel:
     return TrainedModel(None, record, new_config, model.crf, trees,
                         model.trees_text if second else None,
                         {part: path for part, path in model.sources.items()
-                         if part in record["files"]})
+                         if part in record["files"]},
+                        model.page_type if kinds else None,
+                        model.page_type_text if kinds else None)
 
 
 # --- writing -------------------------------------------------------------------
@@ -314,7 +350,9 @@ def save(model: TrainedModel, folder: str | os.PathLike) -> TrainedModel:
     (victor.training.fitting.check_model_target)."""
     folder = Path(folder)
     parts = {"crf": model.crf.data,
-             "second-pass": None if model.trees_text is None else model.trees_text.encode()}
+             "second-pass": None if model.trees_text is None else model.trees_text.encode(),
+             "page-type": (None if model.page_type_text is None
+                           else model.page_type_text.encode())}
     token = uuid.uuid4().hex
     staging = folder.with_name(f".{folder.name}.{token}.tmp")
     old = folder.with_name(f".{folder.name}.{token}.old")

@@ -199,20 +199,22 @@ def stacked(first: Run, examples: dict[str, dataset.Example],
     fitted: dict[tuple, list] = {}
     runs = {}
     for config in configs:
-        # configs whose trees are trained and predict alike share them
+        # configs whose trees are trained and predict alike, and that read
+        # the page's type or do not, share them (and its cross-fitted classifier)
         sp = config.second_pass
-        trees = json.dumps([training(sp), sp.early_stop, sp.early_stop_every])
+        trees = json.dumps([training(sp), sp.early_stop, sp.early_stop_every,
+                            sp.article_bars is not None])
         if trees not in fitted:
             started = time.perf_counter()
-            fitted[trees] = second_pass.held_out_probabilities(predictions, examples,
-                                                               first.fold, config)
+            fitted[trees] = second_pass.held_out(predictions, examples, first.fold, config)
             print(f"{config.name}: second pass cross-fitted on {len(predictions)} pages in "
                   f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
-        labels = {p.name: crossval.decided_again(p, examples[p.name], q, config).labels
-                  for p, q in zip(predictions, fitted[trees])}
+        q_all, articles = fitted[trees]
+        labels = {p.name: crossval.decided_again(p, examples[p.name], q, config, article).labels
+                  for p, q, article in zip(predictions, q_all, articles)}
         texts = {a: output.plain_text(examples[a].texts, labels[a]) for a in labels}
         runs[config.name] = replace(first, texts=texts, labels=labels, second={
-            p.name: [float(x) for x in q] for p, q in zip(predictions, fitted[trees])})
+            p.name: [float(x) for x in q] for p, q in zip(predictions, q_all)})
     return runs
 
 

@@ -26,7 +26,7 @@ from victor.training import evaluate
 from victor.training.dataset import Example
 from victor.training.fitting import fit
 from victor.training.folds import page_folds, site_folds
-from victor.training.second_pass import held_out_probabilities
+from victor.training.second_pass import held_out
 
 
 @dataclass
@@ -187,18 +187,22 @@ def with_second_pass(results: list[FoldResult], examples: Sequence[Example],
     by_name = {e.name: e for e in examples}
     fold = {p.name: r.fold for r in results for p in r.predictions}
     predictions = [p for r in results for p in r.predictions]
-    q = dict(zip((p.name for p in predictions),
-                 held_out_probabilities(predictions, by_name, fold, config, threads, disabled)))
+    q, article = held_out(predictions, by_name, fold, config, threads, disabled)
+    q_of = dict(zip((p.name for p in predictions), q))
+    article_of = dict(zip((p.name for p in predictions), article))
     return [scored(r.fold, [by_name[p.name] for p in r.predictions],
-                   [decided_again(p, by_name[p.name], q[p.name], config) for p in r.predictions])
+                   [decided_again(p, by_name[p.name], q_of[p.name], config, article_of[p.name])
+                    for p in r.predictions])
             for r in results]
 
 
-def decided_again(p: Prediction, e: Example, q, config: Config) -> Prediction:
+def decided_again(p: Prediction, e: Example, q, config: Config,
+                  article: float | None = None) -> Prediction:
     """A held-out page's prediction decided by `config` with its second
-    pass's probabilities `q`."""
+    pass's probabilities `q` and, where the config's bars read it, its
+    held-out probability of being an article."""
     decided = decoding.decide(p.path, p.marginals, e.texts, e.layout, config,
-                              trees=lambda _: q)
+                              trees=lambda _: q, article=article)
     return replace(p, labels=decided.labels, second=[float(x) for x in q])
 
 

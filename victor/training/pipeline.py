@@ -7,6 +7,9 @@
     the second pass   where the recipe has one: trees trained on every
                       page's held-out first pass, as they will see pages
                       the CRF never saw (second_pass)
+    the page type     where its bars read one (`article-bars`): a classifier
+                      of the pages whose NAME.json gives their type
+                      (page_type)
     the CRF           trained on every page
 
 The folds are the same for the calibration and the trees. The result is a
@@ -22,7 +25,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
-from victor import crf, second_pass
+import numpy as np
+
+from victor import crf, page_type, second_pass
 from victor.config import Config, portable, recipe
 from victor.errors import VictorError
 from victor.model import FORMAT, TrainedModel
@@ -30,7 +35,8 @@ from victor.training import crossval
 from victor.training.dataset import Example
 from victor.training.fitting import check_template, fit
 from victor.training.folds import DEFAULT_FOLDS
-from victor.training.second_pass import first_pass_pages, trained_trees
+from victor.training.page_type import trained_classifier
+from victor.training.second_pass import RunPage, first_pass_pages, trained_trees
 
 @dataclass
 class Progress:
@@ -59,7 +65,7 @@ def train(examples: Sequence[Example], config: Config, params: dict, *,
     progress = progress or Progress()
     made_from = checked_recipe(config, params, folds)
     seconds: dict[str, float] = {}
-    calibration = note = text = None
+    calibration = note = text = kind_text = kind_note = None
     if folds:
         crossval.folds(list(examples), folds, split)  # too few sites: say so before training
         started = time.perf_counter()
@@ -71,9 +77,11 @@ def train(examples: Sequence[Example], config: Config, params: dict, *,
         progress.stage("calibration: " + crossval.calibration_report(calibration))
         if config.second_pass is not None:
             started = time.perf_counter()
-            text, note = _trees(results, examples, config, jobs, disabled, progress)
+            text, note, pages = _trees(results, examples, config, jobs, disabled, progress)
             note["folds"] = folds
             seconds["second-pass"] = round(time.perf_counter() - started, 1)
+            if config.second_pass.article_bars is not None:
+                kind_text, kind_note = _page_type(pages, jobs, progress)
     started = time.perf_counter()
     progress.stage(f"CRF: training on all {len(examples)} pages")
     fitted = fit(examples, config, params, progress.iteration).model_
@@ -94,6 +102,7 @@ def train(examples: Sequence[Example], config: Config, params: dict, *,
         "files": {},
         "crf": crf_record,
         **({"second-pass": note} if note is not None else {}),
+        **({"page-type": kind_note} if kind_note is not None else {}),
         "training": {"pages": [e.name for e in examples], "folds": folds, "split": split,
                      "seconds": {**seconds,
                                  "total": round(time.perf_counter() - progress.started, 1)},
@@ -102,13 +111,17 @@ def train(examples: Sequence[Example], config: Config, params: dict, *,
     model = crf.model.assemble(fitted.data, crf_record, None)
     trees = (None if text is None
              else second_pass.load(text, config.second_pass, "the trees just trained"))
-    return TrainedModel(None, record, config, model, trees, text, {})
+    kinds = (None if kind_text is None
+             else page_type.load(kind_text, "the page-type classifier just trained"))
+    return TrainedModel(None, record, config, model, trees, text, {}, kinds, kind_text)
 
 
 def _trees(results: list[crossval.FoldResult], examples: Sequence[Example], config: Config,
-           jobs: int, disabled: Sequence[str], progress: Progress) -> tuple[str, dict]:
+           jobs: int, disabled: Sequence[str],
+           progress: Progress) -> tuple[str, dict, list[RunPage]]:
     """The second pass's trees, trained on every page's held-out first pass
-    from the folds' `results`: their file's text and their note."""
+    from the folds' `results`: their file's text, their note, and the pages
+    as read for them."""
     started = time.perf_counter()
     by_name = {e.name: e for e in examples}
     predictions = [p for r in results for p in r.predictions]
@@ -118,6 +131,16 @@ def _trees(results: list[crossval.FoldResult], examples: Sequence[Example], conf
                    f"boosters of {config.second_pass.rounds} rounds")
     text, note = trained_trees(pages, config.second_pass, jobs)
     progress.stage(f"second pass: {note['blocks']} blocks in {note['seconds']:.0f} s")
+    return text, note, pages
+
+
+def _page_type(pages: Sequence[RunPage], jobs: int, progress: Progress) -> tuple[str, dict]:
+    """The page-type classifier over the pages read for the trees (their
+    signals, and their type where their NAME.json gives one)."""
+    text, note = trained_classifier(np.vstack([pg.signals for pg in pages]),
+                                    [pg.page_type for pg in pages], jobs)
+    progress.stage(f"page type: {note['pages']} pages of a known type in "
+                   f"{note['seconds']:.0f} s")
     return text, note
 
 

@@ -24,7 +24,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from victor import features
+from victor import features, page_type
 from victor.annotation import load_training_page
 from victor.config import Config
 from victor.errors import VictorError, import_extra
@@ -33,6 +33,7 @@ from victor.second_pass import mean_probability, page_paths, predict_options
 from victor.second_pass.features import fast_features, feature_names, first_columns
 from victor.second_pass.settings import SecondPassSettings
 from victor.training.dataset import Example
+from victor.training.page_type import declared
 
 
 @dataclass
@@ -44,6 +45,10 @@ class RunPage:
     columns: object            # the first pass's Columns
     content: np.ndarray        # gold: any label but o
     words: np.ndarray          # each block's words, its weight
+    # The page-type classifier's input (victor.page_type.row) and the page's
+    # type where its NAME.json gives one, else "" (victor/training/page_type.py).
+    signals: np.ndarray
+    page_type: str
 
 
 def run_page(anno: str, saved: dict[str, list], config: Config,
@@ -58,11 +63,14 @@ def run_page(anno: str, saved: dict[str, list], config: Config,
     texts = [b.text for b in page.blocks]
     words = np.fromiter(map(len, map(str.split, texts)), dtype=np.float64, count=len(texts))
     columns = features.columns(page, config, None, selected)
-    own = fast_features(page_paths(columns, page.blocks), texts,
-                        np.asarray(saved["content"], dtype=np.float64), saved["labels"], words)
+    paths = page_paths(columns, page.blocks)
+    own = fast_features(paths, texts, np.asarray(saved["content"], dtype=np.float64),
+                        saved["labels"], words)
+    kind, url = declared(anno)
     return RunPage(anno, own, columns,
                    np.array([lab != OTHER for lab in truth], dtype=np.float32),
-                   np.maximum(words, 1).astype(np.float32))
+                   np.maximum(words, 1).astype(np.float32),
+                   page_type.row(page_type.signals(page, paths, url)), kind)
 
 
 def first_names(pages: Sequence[RunPage], settings: SecondPassSettings) -> list[str]:
@@ -145,8 +153,25 @@ def held_out_probabilities(predictions: Sequence, examples: Mapping[str, Example
                            threads: int = 1, disabled: Sequence[str] = ()) -> list[np.ndarray]:
     """Each held-out page's second-pass probabilities: `config`'s trees'
     settings cross_fitted on the folds of its first pass (first_pass_pages)."""
+    return held_out(predictions, examples, fold, config, threads, disabled)[0]
+
+
+def held_out(predictions: Sequence, examples: Mapping[str, Example], fold: Mapping[str, int],
+             config: Config, threads: int = 1,
+             disabled: Sequence[str] = ()) -> tuple[list[np.ndarray], list[float | None]]:
+    """Each held-out page's second-pass probabilities (as
+    held_out_probabilities), and its probability of being an article from
+    a page-type classifier cross-fitted on the same folds where the
+    config's bars read one (`article-bars`), else None."""
     settings = config.second_pass
     if settings is None:
         raise VictorError(f"config {config.name} has no second pass")
     pages = first_pass_pages(predictions, examples, config, disabled)
-    return cross_fitted(pages, [fold[p.name] for p in predictions], settings, threads=threads)
+    folds = [fold[p.name] for p in predictions]
+    q = cross_fitted(pages, folds, settings, threads=threads)
+    if settings.article_bars is None:
+        return q, [None] * len(pages)
+    from victor.training.page_type import cross_fitted_articles
+
+    return q, cross_fitted_articles(np.vstack([pg.signals for pg in pages]),
+                                    [pg.page_type for pg in pages], folds, threads)

@@ -1,0 +1,97 @@
+"""Training the page-type classifier (victor/page_type/) that the second
+pass's `article-bars` read: a LightGBM multiclass booster over each page's
+signals, learnt from the training pages whose NAME.json (beside NAME.anno,
+as data/wcxb's) gives a `page_type`, one of victor.page_type.TYPES. Other
+pages (Dragnet's, CleanEval's) carry no type and teach it nothing; they
+still get its probabilities when cross-validation measures the bars.
+
+The settings are the research's (docs/second-pass.md, "Page types": 84%
+of WCXB's held-out pages typed right on 5 site folds); a few seconds on
+1,279 pages.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from victor.errors import VictorError, import_extra
+from victor.page_type import ARTICLE, SIGNALS, TYPES
+
+ROUNDS = 300
+PARAMS = {"objective": "multiclass", "num_class": len(TYPES), "learning_rate": 0.05,
+          "num_leaves": 15, "min_data_in_leaf": 10, "feature_fraction": 0.7,
+          "bagging_fraction": 0.8, "bagging_freq": 1, "lambda_l2": 1.0, "seed": 0}
+
+
+def declared(anno: str) -> tuple[str, str]:
+    """The page type and address that the NAME.json beside `anno` gives
+    (empty where there is none): a cleaned page's address is the one its
+    user gives with --url, and a collection's record gives it for its
+    pages. A type that is none of TYPES is a one-line error naming the
+    file."""
+    path = Path(anno).with_suffix(".json")
+    if not path.is_file():
+        return "", ""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise VictorError(f"{path}: unreadable page record ({e})") from None
+    if not isinstance(data, dict):
+        return "", ""
+    kind = data.get("page_type") or ""
+    if kind and kind not in TYPES:
+        raise VictorError(f"{path}: page_type {kind!r} is none of {', '.join(TYPES)}")
+    url = data.get("url")
+    return kind, url if isinstance(url, str) else ""
+
+
+def _booster(rows: np.ndarray, kinds: Sequence[str], threads: int):
+    lightgbm = import_extra("lightgbm", None, "training the page-type classifier")
+    y = np.array([TYPES.index(k) for k in kinds])
+    data = lightgbm.Dataset(rows, y, feature_name=list(SIGNALS), free_raw_data=True)
+    return lightgbm.train({**PARAMS, "verbose": -1, "num_threads": threads}, data, ROUNDS)
+
+
+def trained_classifier(rows: np.ndarray, kinds: Sequence[str],
+                       threads: int = 1) -> tuple[str, dict]:
+    """The classifier over the pages with a type (`kinds`, "" for none)
+    of `rows` (each page's victor.page_type.row), as the model file's
+    text, and the note a model records of it."""
+    started = time.perf_counter()
+    typed = np.array([bool(k) for k in kinds], dtype=bool)
+    if not typed.any():
+        raise VictorError("the second pass's article-bars read a page-type classifier, and no "
+                          "training page's NAME.json gives a page_type (data/wcxb's do)")
+    booster = _booster(rows[typed], [k for k in kinds if k], threads)
+    note = {"pages": int(typed.sum()), "types": dict(sorted(Counter(k for k in kinds if k)
+                                                            .items())),
+            "rounds": ROUNDS, "lightgbm": importlib.metadata.version("lightgbm"),
+            "seconds": round(time.perf_counter() - started, 1)}
+    return booster.model_to_string(), note
+
+
+def cross_fitted_articles(rows: np.ndarray, kinds: Sequence[str], fold: Sequence[int],
+                          threads: int = 1) -> list[float | None]:
+    """Each page's probability of being an article from a classifier of the
+    other folds' typed pages, the same site folds as the trees': the bars
+    measured on pages of sites the classifier never saw. None for the
+    pages of a fold whose other folds hold no typed page."""
+    fold_of = np.asarray(fold)
+    typed = np.array([bool(k) for k in kinds], dtype=bool)
+    out: list[float | None] = [None] * len(kinds)
+    for k in sorted(set(fold_of.tolist())):
+        train = typed & (fold_of != k)
+        if not train.any():
+            continue
+        booster = _booster(rows[train], [kinds[i] for i in np.flatnonzero(train)], threads)
+        held = np.flatnonzero(fold_of == k)
+        for i, p in zip(held, booster.predict(rows[held])[:, ARTICLE]):
+            out[i] = float(p)
+    return out
