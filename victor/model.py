@@ -173,10 +173,7 @@ def _trees(data: bytes | None, config: Config, path: Path | None,
                           "retrain")
     if data is None:
         return None, None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise VictorError(f"{path}: not a LightGBM text model (not UTF-8)") from None
+    text = _lightgbm_text(data, path)
     return second_pass.load(text, config.second_pass, str(path)), text
 
 
@@ -184,11 +181,16 @@ def _page_type(data: bytes | None,
                path: Path | None) -> tuple[page_type.PageTypeModel | None, str | None]:
     if data is None:
         return None, None
+    text = _lightgbm_text(data, path)
+    return page_type.load(text, str(path)), text
+
+
+def _lightgbm_text(data: bytes, path: Path | None) -> str:
+    """A LightGBM part's text (the trees', the page type's)."""
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise VictorError(f"{path}: not a LightGBM text model (not UTF-8)") from None
-    return page_type.load(text, str(path)), text
 
 
 # --- a config against a model's record ----------------------------------------
