@@ -29,14 +29,10 @@ TYPE:P=KEEP,ADD,FLOOR, `;` between rules, FLOOR `-` for no page bar.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
-import math
 import pickle
-import re
 import sys
 import time
-from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -44,159 +40,23 @@ import numpy as np
 
 from benchmarks.quality.running import COLLECTIONS, pages_of
 from benchmarks.quality.scoring import score
-from victor import decoding, features, output
-from victor.annotation import load_annotation, load_training_page
+from victor import decoding, features, output, page_type
+from victor.annotation import load_training_page
+from victor.page_type import TYPES
 from victor.config import DEFAULT_CONFIG, load_config
 from victor.second_pass import mean_probability, page_paths, predict_options
 from victor.second_pass.features import fast_features, feature_names, first_columns
 
 ROOT = Path(__file__).resolve().parent.parent
-TYPES = ("article", "collection", "documentation", "forum", "listing", "product", "service")
 
 # --- page-level signals: what the page says it is, and its shape ----------
-
-_URL_WORDS = {
-    "product": r"products?|p|item|items|shop|store|buy|dp|sku",
-    "forum": r"forums?|threads?|topics?|t|community|discussions?|questions?|board|viewtopic"
-             r"|showthread|answers|r|comments",
-    "docs": r"docs?|documentation|api|reference|manual|guides?|wiki|learn|help|kb|support"
-            r"|tutorials?|howto|faq",
-    "listing": r"category|categories|tags?|archives?|page|list|search|collections?|c|cat"
-               r"|browse|index|results|events|jobs|directory",
-    "article": r"news|blog|blogs|articles?|story|stories|post|posts|\d{4}|press",
-    "service": r"about|contact|services?|pricing|careers|team|company|solutions|features"
-               r"|plans|locations?",
-}
-_URL_RE = {k: re.compile(rf"^(?:{v})$") for k, v in _URL_WORDS.items()}
-_LD_GROUPS = {
-    "ld.article": {"article", "newsarticle", "blogposting", "report", "scholarlyarticle",
-                   "liveblogposting", "analysisnewsarticle", "opinionnewsarticle"},
-    "ld.tech": {"techarticle", "apireference", "softwaresourcecode", "howto"},
-    "ld.product": {"product", "offer", "aggregateoffer", "productgroup", "individualproduct",
-                   "aggregaterating", "vehicle", "car"},
-    "ld.forum": {"discussionforumposting", "qapage", "question", "answer", "comment",
-                 "socialmediaposting"},
-    "ld.collection": {"collectionpage", "itemlist", "searchresultspage", "listitem",
-                      "offercatalog"},
-    "ld.faq": {"faqpage"},
-    "ld.service": {"service", "localbusiness", "professionalservice", "contactpage",
-                   "aboutpage", "event", "jobposting", "course", "softwareapplication",
-                   "organization", "restaurant", "store"},
-    "ld.webpage": {"webpage", "itempage", "medicalwebpage"},
-    "ld.recipe": {"recipe"},
-}
-_LD_TYPE = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")')
-_ITEMTYPE = re.compile(r'itemtype\s*=\s*["\']?https?://schema\.org/(\w+)', re.I)
-_OG_TYPE = re.compile(r'<meta[^>]+(?:property|name)\s*=\s*["\']og:type["\'][^>]*>', re.I)
-_CONTENT = re.compile(r'content\s*=\s*["\']([^"\']*)', re.I)
-_TAGS = ("article", "main", "aside", "nav", "time", "form", "input", "button", "select",
-         "pre", "code", "table", "tr", "li", "ul", "ol", "a", "img", "h1", "h2", "h3", "h4",
-         "p", "blockquote", "figure", "iframe", "video", "dl", "section", "header", "footer",
-         "textarea", "label", "span", "div")
-_PRICE = re.compile(r"[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|eur|usd|zł|kr|chf|\$)\b", re.I)
-_CART = re.compile(r"add to (?:cart|basket|bag|wishlist)|buy now|in stock|out of stock|"
-                   r"\bsku\b|warenkorb|panier|carrito|free shipping|checkout|quantity", re.I)
-_FORUM = re.compile(r"\brepl(?:y|ies)\b|\bposted\b|\bjoined\b|\bposts?:|\bquote\b|"
-                    r"\bmember\b|\bregistered\b|\bthread\b|\bupvote|\breputation\b", re.I)
-_DOC = re.compile(r"\breturns?\b|\bparameters?\b|\bexample\b|\bsyntax\b|\bfunction\b|"
-                  r"\bmethod\b|\binstall|\bconfigur|\bversion\b|\bdeprecated\b", re.I)
-_DATE = re.compile(r"\b(?:19|20)\d\d[-/.]\d\d?[-/.]\d\d?\b|\b\d\d?[-/.]\d\d?[-/.](?:19|20)?\d\d\b|"
-                   r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d\d?,? "
-                   r"(?:19|20)\d\d\b|\b\d\d? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
-                   r"[a-z]* (?:19|20)\d\d\b|\bago\b", re.I)
+# Since issue 49's landing they are victor.page_type's (the same values as
+# this file's regular expressions over the raw page gave, on the pages
+# compared); a cache made before reads as it was.
 
 
-def _raw(source: str) -> str:
-    data = Path(source).read_bytes()
-    if source.endswith(".gz"):
-        data = gzip.decompress(data)
-    return data.decode("utf-8", errors="ignore")
-
-
-def _ld_types(raw: str) -> Counter:
-    found: Counter = Counter()
-    for m in _LD_TYPE.finditer(raw):
-        for t in re.findall(r'"([^"]*)"', m.group(1)):
-            found[t.strip().lower().rsplit("/", 1)[-1]] += 1
-    for t in _ITEMTYPE.findall(raw):
-        found[t.lower()] += 1
-    return found
-
-
-def _walk(body) -> Counter:
-    tags: Counter = Counter()
-    stack = [body] if body is not None else []
-    while stack:
-        el = stack.pop()
-        tags[el.tag] += 1
-        stack.extend(c for c in el.children if not isinstance(c, str))
-    return tags
-
-
-def page_signals(page, raw: str, url: str, paths: np.ndarray) -> dict[str, float]:
-    """What the page says it is (its address, og:type, JSON-LD and
-    microdata types) and its shape (element counts, words, links, prices,
-    repeated paths), one number each."""
-    out: dict[str, float] = {}
-    from urllib.parse import urlsplit
-    parts = urlsplit(url or page.meta.url or "")
-    segs = [s for s in re.split(r"[/_.?=&-]+", (parts.path + " " + parts.query).lower().strip())
-            if s]
-    segments = [s for s in parts.path.split("/") if s]
-    for k, rx in _URL_RE.items():
-        out[f"url.{k}"] = sum(bool(rx.match(s)) for s in segs)
-    out["url.depth"] = len(segments)
-    last = segments[-1] if segments else ""
-    out["url.last-words"] = len([w for w in re.split(r"[-_]+", re.sub(r"\.\w+$", "", last)) if w])
-    out["url.last-len"] = len(last)
-    out["url.digits"] = sum(ch.isdigit() for ch in parts.path)
-    out["url.query"] = float(bool(parts.query))
-    out["url.root"] = float(not segments)
-    og = ""
-    m = _OG_TYPE.search(raw)
-    if m:
-        c = _CONTENT.search(m.group(0))
-        og = c.group(1).strip().lower() if c else ""
-    for t in ("article", "product", "website", "blog", "profile", "video", "book"):
-        out[f"og.{t}"] = float(og.startswith(t) or (t == "product" and "product" in og))
-    out["og.none"] = float(not og)
-    ld = _ld_types(raw)
-    for group, names in _LD_GROUPS.items():
-        out[group] = float(sum(n for t, n in ld.items() if t in names))
-    tags = _walk(page.body)
-    nblocks = max(len(page.blocks), 1)
-    for t in _TAGS:
-        out[f"tag.{t}"] = float(tags.get(t, 0))
-        out[f"tag.{t}/blocks"] = tags.get(t, 0) / nblocks
-    texts = [b.text for b in page.blocks]
-    words = np.array([len(t.split()) for t in texts], dtype=np.float64)
-    total = max(words.sum(), 1.0)
-    linked = np.array(["a" in b.tags for b in page.blocks], dtype=bool)
-    out["blocks"] = float(len(page.blocks))
-    out["words"] = float(words.sum())
-    out["log-words"] = math.log1p(words.sum())
-    out["words/block"] = words.sum() / nblocks
-    out["long-share"] = words[words >= 30].sum() / total
-    out["long-blocks"] = float((words >= 30).sum())
-    out["link-share"] = words[linked].sum() / total
-    out["link-blocks"] = linked.sum() / nblocks
-    joined = "\n".join(texts)
-    for name, rx in (("price", _PRICE), ("cart", _CART), ("forum", _FORUM), ("doc", _DOC),
-                     ("date", _DATE)):
-        n = len(rx.findall(joined))
-        out[f"text.{name}"] = float(n)
-        out[f"text.{name}/kwords"] = 1000 * n / total
-    if len(paths):
-        groups = np.bincount(np.unique(paths, return_inverse=True)[1].reshape(-1))
-        out["paths"] = float(len(groups))
-        out["path.largest"] = groups.max() / nblocks
-        out["path.groups5"] = float((groups >= 5).sum())
-        out["path.in-groups5"] = groups[groups >= 5].sum() / nblocks
-    out["title.words"] = float(len((page.meta.title or page.title or "").split()))
-    out["meta.author"] = float(bool(page.meta.author))
-    out["meta.date"] = float(bool(page.meta.date))
-    out["meta.structured"] = float(sum(len(s.split()) for s in page.meta.structured_text))
-    return out
+def page_signals(page, url: str, paths: np.ndarray) -> dict[str, float]:
+    return page_type.signals(page, paths, url)
 
 
 # --- the saved run --------------------------------------------------------
@@ -237,7 +97,6 @@ def prepare(run_path: str, layout_path: str, cache: str) -> None:
         own = fast_features(paths, list(texts), np.asarray(p.content, dtype=np.float64),
                             widened, words)
         X = np.hstack([own, first_columns(cols, names)]).astype(np.float32)
-        source = load_annotation(anno).source
         meta = Path(anno).with_suffix(".json")
         kind = json.loads(meta.read_text()).get("page_type", "") if meta.exists() else ""
         url = page.url or page.meta.url
@@ -250,7 +109,7 @@ def prepare(run_path: str, layout_path: str, cache: str) -> None:
             "w": np.maximum(words, 1).astype(np.float32),
             "q0": np.asarray(run["q"][name], dtype=np.float64),
             "path": p.path, "marginals": p.marginals, "texts": list(texts), "found": found,
-            "signals": page_signals(page, _raw(source), url, paths)})
+            "signals": page_signals(page, url, paths)})
         if i % 200 == 0:
             print(i, round(time.time() - started), flush=True)
     left = sorted(seen - set(settings.left_out) - set(names))
