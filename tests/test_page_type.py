@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from repo_data import WCXB
@@ -156,3 +157,24 @@ def test_the_article_bars_clean_the_articles_and_only_them(typed_model):
                                    ("article", article))}
         assert labels["general"] != labels["article"], name  # the bars matter on this page
         assert labels["typed"] == labels[kind if kind == "article" else "general"], name
+
+
+def test_cross_validation_gives_each_page_a_probability_from_the_other_folds():
+    """Measured as `--cross-validate` measures the bars: a page's article
+    probability comes from a classifier of the other folds' typed pages,
+    and none where those hold no typed page."""
+    from victor.training.page_type import cross_fitted_articles
+
+    names = ARTICLES + PRODUCTS
+    rows = np.vstack([page_type.row(signals_of(n)) for n in names])
+    kinds = ["article"] * len(ARTICLES) + ["product"] * len(PRODUCTS)
+    fold = [i % 6 for i in range(len(names))]  # 20 pages to learn from, each fold
+    held = cross_fitted_articles(rows, kinds, fold)
+    assert all(p is not None and 0 <= p <= 1 for p in held)
+    # The articles, held out, are called articles more than the products are.
+    assert np.mean(held[:len(ARTICLES)]) > np.mean(held[len(ARTICLES):])
+    # Only fold 0's pages typed: its own classifier has nothing to learn from.
+    untyped = [k if f == 0 else "" for k, f in zip(kinds, fold)]
+    held = cross_fitted_articles(rows, untyped, fold)
+    assert all(held[i] is None for i, f in enumerate(fold) if f == 0)
+    assert all(held[i] is not None for i, f in enumerate(fold) if f != 0)
