@@ -38,8 +38,9 @@ def learnt(tmp_path_factory):
 def test_one_command_writes_a_model_of_every_part(learnt):
     model, proc = learnt
     assert proc.returncode == 0, proc.stderr
+    # The WCXB pages' records give their types: the page-type classifier too.
     assert sorted(p.name for p in model.iterdir()) == ["crf.crfsuite", "model.json",
-                                                       "second-pass.lgbm"]
+                                                       "page-type.lgbm", "second-pass.lgbm"]
     assert not [p for p in model.parent.iterdir() if p.name.startswith(".")]  # nothing half-made
     trained = load(model)
     record = trained.record

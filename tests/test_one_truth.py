@@ -166,4 +166,5 @@ def test_a_changed_bar_is_a_new_model_that_cleans_as_the_config_says(tmp_path):
     # its own files (a user's model outlives an upgrade of Victor).
     record = load_model(tmp_path / "m").record
     assert record["recipe"] == recipe(load_config(copy))
-    assert {e["path"] for e in record["files"].values()} == {"crf.crfsuite", "second-pass.lgbm"}
+    assert {e["path"] for e in record["files"].values()} == {"crf.crfsuite", "second-pass.lgbm",
+                                                             "page-type.lgbm"}

@@ -29,17 +29,17 @@ ARTICLES = ["0437", "4249", "4500", "0414", "4420", "0490", "0180", "4519", "001
             "4619", "0488"]
 PRODUCTS = ["2898", "0599", "3052", "1377", "0611", "0593", "2889", "3078", "3054", "0595",
             "3043", "3079"]
-# The general config with the article bars the research chose.
-TYPED = """base: general
+# The general config without the article bars: one set of bars for every page.
+UNTYPED = """base: general
 template: general
 second-pass:
-  article-bars: {above: 0.9, keep: 0.5, add: 0.4, lowest-page-bar: null}
+  article-bars: null
 """
 
 
-def typed_config(folder: Path) -> Path:
-    path = folder / "typed.yaml"
-    path.write_text(TYPED, encoding="utf-8")
+def untyped_config(folder: Path) -> Path:
+    path = folder / "untyped.yaml"
+    path.write_text(UNTYPED, encoding="utf-8")
     return path
 
 
@@ -77,9 +77,9 @@ def test_the_signals_tell_an_article_from_a_product_and_a_listing():
 
 
 def test_article_bars_are_read_only_at_their_probability(tmp_path):
-    settings = load_config("general").second_pass
+    settings = load_config(untyped_config(tmp_path)).second_pass
     q, texts = [0.9, 0.45, 0.37, 0.1], ["a b c", "d e f g", "h i", "j"]
-    typed = load_config(typed_config(tmp_path)).second_pass
+    typed = load_config("general").second_pass
     assert typed.article_bars is not None
     own = bars(settings, None, q, texts)
     assert bars(typed, None, q, texts) == own  # no classifier: the config's own bars
@@ -91,16 +91,24 @@ def test_article_bars_are_read_only_at_their_probability(tmp_path):
 
 def test_article_bars_are_checked_when_the_config_is_loaded(tmp_path):
     bad = tmp_path / "bad.yaml"
-    bad.write_text(TYPED.replace("above: 0.9", "above: 2"), encoding="utf-8")
+    bad.write_text(UNTYPED.replace("article-bars: null", "article-bars: {above: 2, keep: 0.5}"),
+                   encoding="utf-8")
     with pytest.raises(VictorError, match="'article-bars': 'above' must be a probability"):
         load_config(bad)
 
 
 def test_a_model_without_a_classifier_is_refused_a_config_with_article_bars(tmp_path):
-    # The shipped general model has no page-type part: its record would not
-    # follow the config's bars, so the config is refused, naming the key.
+    # A model made for one set of bars (learn --from-model drops the page
+    # type, which nothing there reads) would not follow the general config's
+    # article bars: the config is refused, naming the key.
+    made = subprocess.run([sys.executable, "-m", "victor", "learn", "--config",
+                           untyped_config(tmp_path), "--from-model", "general", "-o",
+                           tmp_path / "M"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
+    assert made.returncode == 0, made.stderr
+    assert not (tmp_path / "M" / "page-type.lgbm").exists()
     with pytest.raises(VictorError, match="key 'second-pass.article-bars'.*retrain"):
-        Cleaner(config=typed_config(tmp_path), model="general")
+        Cleaner(config="general", model=tmp_path / "M")
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +118,7 @@ def typed_model(tmp_path_factory):
     type), as tests/test_learn_whole.py learns one."""
     folder = tmp_path_factory.mktemp("typed")
     proc = subprocess.run([sys.executable, "-m", "victor", "learn", "--config",
-                           typed_config(folder), "-o", folder / "M", "--max-iterations", "5",
+                           "general", "-o", folder / "M", "--max-iterations", "5",
                            "--calibrate", "3",
                            *(WCXB / f"{n}.anno" for n in ARTICLES + PRODUCTS)],
                           cwd=folder, capture_output=True, text=True, timeout=300)
@@ -137,11 +145,11 @@ def test_learn_writes_the_classifier_as_a_part_of_the_model(typed_model):
     (folder / "page-type.lgbm").write_bytes(bytes(data))
 
 
-def test_the_article_bars_clean_the_articles_and_only_them(typed_model):
+def test_the_article_bars_clean_the_articles_and_only_them(typed_model, tmp_path):
     """Each page cleans as the article config would where the classifier
     calls it an article at 0.9 or more, else as the general config would:
     the same model's parts decided by one set of bars or the other."""
-    general = with_decoding(typed_model, load_config("general"))
+    general = with_decoding(typed_model, load_config(untyped_config(tmp_path)))
     article = with_decoding(typed_model, load_config("article"))
     assert general.page_type is None and article.page_type is None  # nothing reads it there
     typed = Cleaner.from_model(typed_model)

@@ -38,7 +38,7 @@ def test_a_config_with_the_old_key_names_reads_as_the_new_with_a_note(tmp_path) 
     shipped = (ROOT / "victor" / "configs" / "general.yaml").read_text(encoding="utf-8")
     old = (shipped.replace("unit-bar:", "unit-share:").replace("list-bar:", "list-share:")
            .replace("empty-page-share:", "floor-share:")
-           .replace("lowest-page-bar:", "page-floor:"))
+           .replace("\n  lowest-page-bar:", "\n  page-floor:"))  # not inside article-bars
     assert old != shipped
     (tmp_path / "old.yaml").write_text(old.replace("template: general", f"template: "
                                                    f"{ROOT / 'victor' / 'templates' / 'general.tpl'}"),
