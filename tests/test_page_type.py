@@ -186,3 +186,18 @@ def test_cross_validation_gives_each_page_a_probability_from_the_other_folds():
     held = cross_fitted_articles(rows, untyped, fold)
     assert all(held[i] is None for i, f in enumerate(fold) if f == 0)
     assert all(held[i] is not None for i, f in enumerate(fold) if f != 0)
+
+
+def test_the_jsonl_record_names_the_page_type_where_the_model_reads_it():
+    """A corpus builder can sort pages by kind: the record gives the
+    likeliest type and every type's probability; a model whose bars read no
+    type (the article config's) gives none rather than a guess."""
+    general, article = Cleaner(), Cleaner("article")
+    for name in ("0001", "2898"):
+        kind = json.loads((WCXB / f"{name}.json").read_text())["page_type"]
+        record = json.loads(general.label(read(general, name)).jsonl())
+        assert set(record["page_types"]) == set(page_type.TYPES)
+        assert sum(record["page_types"].values()) == pytest.approx(1, abs=1e-3)
+        assert record["page_type"] == max(record["page_types"], key=record["page_types"].get)
+        assert record["page_type"] == kind, name
+        assert "page_type" not in json.loads(article.label(read(article, name)).jsonl())

@@ -54,6 +54,9 @@ class Result:
     # The second pass's probability of each block being content, where the
     # config has one (victor.second_pass); None without.
     second: np.ndarray | None = field(default=None, repr=False)
+    # The page-type classifier's probability of each type (victor.page_type.TYPES),
+    # where the model has one and its bars read it; None without.
+    page_type: dict[str, float] | None = field(default=None, repr=False)
 
     @cached_property
     def features(self) -> list[dict[str, str]]:
@@ -151,7 +154,7 @@ class Result:
 
     def jsonl(self) -> str:
         return output.jsonl_record(self.page, self.labels, self.content, self.text(),
-                                   self.fallback, self.language, self.confidence)
+                                   self.fallback, self.language, self.confidence, self.page_type)
 
     def report(self) -> str:
         return output.report(self.page, self.labels, self.marginals)
@@ -284,9 +287,10 @@ class Cleaner:
                                                    result.marginals, labels))
         # The page's type, where the model's bars read it (its second pass's
         # article-bars): from the page and its blocks' path groups.
-        article = (page_type.article_probability(self.trained.page_type, page,
-                                                 second_pass.page_paths(columns, page.blocks))
-                   if self.trained.reads_page_type else None)
+        if self.trained.reads_page_type:
+            result.page_type = page_type.type_probabilities(
+                self.trained.page_type, page, second_pass.page_paths(columns, page.blocks))
+        article = None if result.page_type is None else result.page_type["article"]
         decided = decoding.decide(result.labels, result.marginals, result.texts,
                                   decoding.layout(page.blocks), self.config, trees=trees,
                                   favor=self.favor, threshold=self.threshold,

@@ -80,7 +80,8 @@ def page_header(source: str, first: bool) -> str:
 
 def jsonl_record(page, labels: list[str], content: list[float], text: str,
                  fallback: bool = False, text_language: str = "",
-                 confidence: float | None = None) -> str:
+                 confidence: float | None = None,
+                 page_type: dict[str, float] | None = None) -> str:
     """One JSON line a page: what a corpus builder stores, with what the
     page declares about itself (victor/reading/metadata.py). `recovered` says what
     was done to find the page's text (an unclosed element read past, text
@@ -90,7 +91,9 @@ def jsonl_record(page, labels: list[str], content: list[float], text: str,
     builder may want to weigh or drop such pages. `text_language` is the
     language of the cleaned text as identified (victor/output/language.py), beside
     the `language` the page declares. `confidence` is the page's expected
-    word F1 under the model's own probabilities (Result.confidence)."""
+    word F1 under the model's own probabilities (Result.confidence).
+    `page_type` is the likeliest of the classifier's types with every
+    type's probability, where the model has one (victor/page_type/)."""
     import json
 
     record = {
@@ -103,6 +106,9 @@ def jsonl_record(page, labels: list[str], content: list[float], text: str,
         "recovered": list(page.recovered),
         "fallback": fallback,
         **({} if confidence is None else {"confidence": round(confidence, 4)}),
+        **({} if page_type is None else {
+            "page_type": max(page_type, key=page_type.get),
+            "page_types": {k: round(p, 4) for k, p in page_type.items()}}),
         "text": text.strip(),
         "blocks": [
             {"id": b.id, "label": lab, "content": round(p, 4), "text": b.text}

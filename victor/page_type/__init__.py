@@ -224,6 +224,15 @@ def load(text: str, source: str) -> PageTypeModel:
     return PageTypeModel(booster)
 
 
+def type_probabilities(model: PageTypeModel, page, paths: np.ndarray,
+                       url: str = "") -> dict[str, float]:
+    """How likely the classifier thinks `page` is of each of TYPES: the
+    decision reads the article's, and a corpus builder may sort pages by
+    the rest (the jsonl record's `page_type`)."""
+    p = model.probabilities(row(signals(page, paths, url)))[0]
+    return {kind: float(q) for kind, q in zip(TYPES, p)}
+
+
 def article_probability(model: PageTypeModel, page, paths: np.ndarray, url: str = "") -> float:
     """How likely the classifier thinks `page` is an article."""
-    return float(model.probabilities(row(signals(page, paths, url)))[0, ARTICLE])
+    return type_probabilities(model, page, paths, url)["article"]
