@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import threading
-from operator import itemgetter
+from operator import getitem, itemgetter
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
@@ -121,16 +121,23 @@ class Tagger:
         reach = self.template.reach
         numbered = {}
         static = set()
+        # Every numeric feature's numbers at once, each column padded with
+        # 0 for `reach` blocks beyond either end (columns.coded's, shifted
+        # past None's 0): a numpy call a page instead of a few a feature.
+        spans = columns.spans
+        padded = np.zeros((n + 2 * reach, len(spans)), np.intp, order="F")
+        if spans:
+            padded[reach:reach + n] = columns.at
+            padded[reach:reach + n] += 1 - np.array([lo for lo, _ in spans], np.intp)
+        labels = columns.labels.tolist()
+        feature = {name: i for i, name in enumerate(columns.numeric)}
         for name in layout.names:
-            coded = columns.coded(name)
-            if coded is None:
+            i = feature.get(name)
+            if i is None:
                 numbered[name] = _number(columns.values[name], reach)
             else:
-                labels, at = coded
-                codes = np.zeros(n + 2 * reach, np.intp)
-                codes[reach:reach + n] = at
-                codes[reach:reach + n] += 1
-                numbered[name] = ([None, *labels], codes)
+                lo, hi = spans[i]
+                numbered[name] = ([None, *labels[lo:hi]], padded[:, i])
                 static.add(name)
         with self._lock:
             return self._sum(layout, numbered, n, static)
@@ -146,7 +153,9 @@ class Tagger:
         coded_rows = self.coded_rows
         reach = self.template.reach
         columns = len(layout.singles) + len(layout.combinations)
-        rows = np.empty((n, columns), np.int32, order="F")  # a column a block of memory; rows stay below _TABLE_LIMIT
+        # A column a block of memory. Of numpy's index type: a narrower one
+        # is widened again by each label's gather below.
+        rows = np.empty((n, columns), np.intp, order="F")
         known = table.index  # looked up here first: most values were met on earlier pages
         for j, (name, offset, memo) in enumerate(layout.singles):
             values, codes = numbered[name]
@@ -174,8 +183,12 @@ class Tagger:
             combos, index = _distinct(
                 [codes[reach + o:reach + o + n] for (_, o), (_, codes) in zip(terms, pages)],
                 [len(values) for values, _ in pages])
-            ids = [table.row(terms, memo, tuple(values[k] for (values, _), k in zip(pages, combo)))
-                   for combo in combos]
+            value_lists = [values for values, _ in pages]
+            ids = []
+            for combo in combos:
+                value = tuple(map(getitem, value_lists, combo))
+                k = known.get((terms, value), -1)
+                ids.append(k if k >= 0 else table.row(terms, memo, value))
             rows[:, j] = np.array(ids, np.intp)[index]
 
         # Label by label, each an n x columns gather summed along the
@@ -220,6 +233,8 @@ def _distinct(columns: list[np.ndarray], sizes: list[int]) -> tuple[list[tuple[i
         present = np.flatnonzero(np.bincount(combined))
         lookup = np.zeros(present[-1] + 1, np.intp)
         lookup[present] = np.arange(len(present))
+        if len(sizes) == 2:  # the template's usual pair, unravelled without numpy's calls
+            return [divmod(p, sizes[1]) for p in present.tolist()], lookup[combined]
         return list(zip(*(c.tolist() for c in np.unravel_index(present, sizes)))), lookup[combined]
     distinct, index = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
     return [tuple(row) for row in distinct.tolist()], index.reshape(-1)

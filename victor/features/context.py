@@ -89,8 +89,9 @@ def paths(blocks: list[Block], class_words: bool,
     # Elements compare and hash by identity (Element has eq=False).
     memo: dict[Element, tuple[int, Element | None, frozenset[str], int, int]] = {}
     split: dict[str, frozenset[str]] = {}
-    # A page's repeated paths add the same words to the same set: made once.
-    unions: dict[tuple[frozenset[str], frozenset[str]], frozenset[str]] = {}
+    # A page's repeated paths add the same class and id to the same words:
+    # the words below such a step are looked up by the three at once.
+    below: dict[tuple[frozenset[str], str, str], frozenset[str]] = {}
     templates: dict[tuple[int, str, str], int] = {}
     out = []
     for b in blocks:
@@ -108,19 +109,19 @@ def paths(blocks: list[Block], class_words: bool,
                 mask |= _CONTAINER_BITS.get(tag, 0)
                 if tag in BLOCK_LEVEL:
                     nearest = el
-                if class_words and ("class" in attrs or "id" in attrs):
-                    names = f"{attrs.get('class', '')} {attrs.get('id', '')}"
-                    own = split.get(names)
-                    if own is None:
-                        own = split[names] = frozenset(
-                            w.lower() for w in _PIECE.findall(names) if len(w) > 1)
-                    if not own <= words:
-                        union = unions.get((words, own))
-                        if union is None:
-                            union = unions[words, own] = words | own
-                        words = union
-                template = templates.setdefault((template, tag, attrs.get("class", "")),
-                                                len(templates))
+                cls = attrs.get("class", "")
+                if class_words and (cls or "id" in attrs):
+                    step = (words, cls, attrs.get("id", ""))
+                    union = below.get(step)
+                    if union is None:
+                        names = f"{cls} {step[2]}"
+                        own = split.get(names)
+                        if own is None:
+                            own = split[names] = frozenset(
+                                w.lower() for w in _PIECE.findall(names) if len(w) > 1)
+                        union = below[step] = words if own <= words else words | own
+                    words = union
+                template = templates.setdefault((template, tag, cls), len(templates))
                 if own_bits is not None:
                     bits |= own_bits(el)
                 info = memo[el] = (mask, nearest, words, template, bits)

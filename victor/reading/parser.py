@@ -96,13 +96,19 @@ def _attributes(node) -> dict[str, str]:
 
 
 def _from_lexbor(text: str, max_depth: int | None = None) -> Element | None:
-    """None if the tree nests deeper than `max_depth` (when given)."""
+    """None if the tree nests deeper than `max_depth` (when given).
+
+    A node's name is read once a page per tag (lexbor numbers each tag
+    name of a document, `tag_id`), not once a node: making the name's
+    string and lower-casing it was a good part of the conversion. "" names
+    what is no element and no text (comments, the doctype)."""
     from selectolax.lexbor import LexborHTMLParser
 
     top = LexborHTMLParser(text).root
     root = Element("html", _attributes(top) if top is not None else {})
     if top is None:
         return root
+    names: dict[int, str] = {}
     stack = [(top.child, root.children)]
     while stack:
         # One entry a level below the current node: its sibling run to finish.
@@ -110,11 +116,20 @@ def _from_lexbor(text: str, max_depth: int | None = None) -> Element | None:
             return None
         node, siblings = stack.pop()
         while node is not None:
-            tag = node.tag
-            if tag == "-text":
+            number = node.tag_id
+            name = names.get(number)
+            if name is None:
+                tag = node.tag
+                name = names[number] = (
+                    tag if tag == "-text"
+                    else tag.lower() if tag and tag[0] != "-" and tag != "!doctype" else "")
+            if name == "-text":
                 siblings.append(node.text_content)
-            elif tag and tag[0] != "-" and tag != "!doctype":
-                el = Element(tag.lower(), _attributes(node), [])
+            elif name:
+                attrs = node.attributes  # a fresh dict, ours to keep
+                if attrs and None in attrs.values():
+                    attrs = {k: v or "" for k, v in attrs.items()}
+                el = Element(name, attrs, [])
                 siblings.append(el)
                 child = node.child
                 if child is not None:
