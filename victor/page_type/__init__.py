@@ -15,7 +15,7 @@ pages whose NAME.json gives a `page_type` (victor/training/page_type.py).
     model = load(text, source)                 # once, with the model
     p = article_probability(model, page, paths, url)
 
-LightGBM is imported by `load` alone.
+LightGBM's library is loaded by `load` alone (victor/boosters.py).
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from victor.errors import VictorError, import_extra
+from victor.boosters import Booster, BoosterError
+from victor.errors import VictorError
 
 TYPES = ("article", "collection", "documentation", "forum", "listing", "product", "service")
 ARTICLE = TYPES.index("article")
@@ -229,7 +230,7 @@ class PageTypeModel:
     """A loaded page-type classifier: a LightGBM multiclass booster over
     SIGNALS, its classes TYPES."""
 
-    booster: Any  # lightgbm.Booster
+    booster: Any  # victor.boosters.Booster (lightgbm.Booster in training)
 
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
         """Each row's probability of each of TYPES, one thread (a batch
@@ -242,10 +243,9 @@ def load(text: str, source: str) -> PageTypeModel:
     recorded size and hash already: victor/model.py); a one-line
     VictorError naming `source` when LightGBM is missing, the text is no
     LightGBM model, or it reads other signals or types than these."""
-    lightgbm = import_extra("lightgbm", None, "the model's page-type classifier")
     try:
-        booster = lightgbm.Booster(model_str=text)
-    except (lightgbm.basic.LightGBMError, ValueError) as e:
+        booster = Booster(text, "the model's page-type classifier")
+    except BoosterError as e:
         first_line = str(e).strip().splitlines()[0] if str(e).strip() else "unreadable"
         raise VictorError(f"{source}: not a LightGBM model ({first_line})") from None
     if tuple(booster.feature_name()) != SIGNALS or booster.num_model_per_iteration() != len(TYPES):

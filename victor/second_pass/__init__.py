@@ -31,7 +31,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from victor.decoding.calibration import content_probabilities
-from victor.errors import VictorError, import_extra
+from victor.boosters import Booster
+from victor.errors import VictorError
 from victor.second_pass.features import (FIRST_PREFIX, PAGE_FEATURES, fast_features,
                                        first_columns)
 from victor.second_pass.settings import SecondPassSettings
@@ -44,7 +45,7 @@ class SecondPass:
     the columns it is fed cannot drift apart), and the config's settings
     (its bars, `--favor`'s bars and the early-stopping margin)."""
 
-    boosters: tuple[Any, ...]  # lightgbm.Booster
+    boosters: tuple[Any, ...]  # victor.boosters.Booster (lightgbm.Booster in training)
     first: tuple[str, ...]
     settings: SecondPassSettings
 
@@ -70,10 +71,10 @@ def load(text: str, settings: SecondPassSettings, source: str) -> SecondPass:
     settings; a one-line VictorError naming `source` when LightGBM is
     missing, the text is no LightGBM model, or its features are not the
     ones this stage computes."""
-    lightgbm = import_extra("lightgbm", None, "the config's second pass")
     try:
-        boosters = tuple(lightgbm.Booster(model_str=part) for part in split_models(text))
-    except (lightgbm.basic.LightGBMError, ValueError) as e:
+        boosters = tuple(Booster(part, "the config's second pass")
+                         for part in split_models(text))
+    except ValueError as e:  # BoosterError, or no model in the text
         first_line = str(e).strip().splitlines()[0] if str(e).strip() else "unreadable"
         raise VictorError(f"{source}: not a LightGBM model ({first_line})") from None
     names = boosters[0].feature_name()
