@@ -25,11 +25,15 @@ def compute(ctx: Context) -> dict[str, list]:
         return {"structured.in-declared": [0.0] * len(ctx.blocks)}
     grams = {tuple(ws[i:i + _N]) for ws in declared for i in range(len(ws) - _N + 1)}
     joined = " " + " | ".join(" ".join(ws) for ws in declared) + " "
+    # A block with none of the declared words has none of their n-grams
+    # either: one set operation in C tells, for most blocks.
+    vocabulary = {w for ws in declared for w in ws}
     out = []
     for ws in ctx.word_lists:
-        if len(ws) >= _N:
-            own = list(zip(ws, ws[1:], ws[2:]))
-            out.append(sum(map(grams.__contains__, own)) / len(own))
+        if vocabulary.isdisjoint(ws):
+            out.append(0.0)
+        elif len(ws) >= _N:
+            out.append(sum(map(grams.__contains__, zip(ws, ws[1:], ws[2:]))) / (len(ws) - 2))
         else:
             out.append(float(len(ws) == 2 and f" {' '.join(ws)} " in joined))
     return {"structured.in-declared": out}
