@@ -16,7 +16,6 @@ from __future__ import annotations
 import ctypes
 import importlib.util
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +27,6 @@ _LIBRARY_NAMES = {"win32": "lib_lightgbm.dll", "darwin": "lib_lightgbm.dylib"}
 _FLOAT32, _FLOAT64 = 0, 1  # C_API_DTYPE_*
 _ROW_MAJOR, _COL_MAJOR = 1, 0
 _PREDICT_NORMAL = 0
-_library: list[ctypes.CDLL] = []  # loaded once a process, on the first booster
-_library_lock = threading.Lock()
 
 
 class BoosterError(ValueError):
@@ -40,21 +37,19 @@ def _lib(purpose: str = "the model's trees") -> ctypes.CDLL:
     """The shared library of the installed `lightgbm` package, found
     without importing the package (which would import scikit-learn);
     without the package, a one-line error saying what `purpose` needs."""
-    with _library_lock:
-        if not _library:
-            spec = importlib.util.find_spec("lightgbm")
-            if spec is None or not spec.submodule_search_locations:
-                import_extra("lightgbm", None, purpose)  # its one-line error
-            name = _LIBRARY_NAMES.get(sys.platform, "lib_lightgbm.so")
-            folder = Path(list(spec.submodule_search_locations)[0])
-            found = [p for p in (folder / "lib" / name, folder / name) if p.is_file()]
-            if not found:
-                raise VictorError(f"lightgbm: its library {name} is not in {folder}; "
-                                  "reinstall it (pip install --force-reinstall lightgbm)")
-            lib = ctypes.cdll.LoadLibrary(str(found[0]))
-            lib.LGBM_GetLastError.restype = ctypes.c_char_p
-            _library.append(lib)
-        return _library[0]
+    spec = importlib.util.find_spec("lightgbm")
+    if spec is None or not spec.submodule_search_locations:
+        import_extra("lightgbm", None, purpose)  # its one-line error
+    name = _LIBRARY_NAMES.get(sys.platform, "lib_lightgbm.so")
+    folder = Path(list(spec.submodule_search_locations)[0])
+    found = [p for p in (folder / "lib" / name, folder / name) if p.is_file()]
+    if not found:
+        raise VictorError(f"lightgbm: its library {name} is not in {folder}; "
+                          "reinstall it (pip install --force-reinstall lightgbm)")
+    # The system loads a library once a process; this is another handle on it.
+    lib = ctypes.cdll.LoadLibrary(str(found[0]))
+    lib.LGBM_GetLastError.restype = ctypes.c_char_p
+    return lib
 
 
 def _check(lib: ctypes.CDLL, status: int) -> None:
@@ -70,7 +65,7 @@ class Booster:
         self._load(text, purpose)
 
     def _load(self, text: str, purpose: str = "the model's trees") -> None:
-        lib = _lib(purpose)
+        lib = self._lib = _lib(purpose)
         handle = ctypes.c_void_p()
         iterations = ctypes.c_int(0)
         _check(lib, lib.LGBM_BoosterLoadModelFromString(text.encode("utf-8"),
@@ -91,8 +86,8 @@ class Booster:
 
     def __del__(self) -> None:
         handle = getattr(self, "_handle", None)
-        if handle is not None and handle.value and _library:
-            _library[0].LGBM_BoosterFree(handle)
+        if handle is not None and handle.value:
+            self._lib.LGBM_BoosterFree(handle)
             self._handle = None
 
     def feature_name(self) -> list[str]:
@@ -106,7 +101,7 @@ class Booster:
         row of each class's for a multiclass one. `parameters` are
         LightGBM's prediction parameters (num_threads, pred_early_stop...),
         passed as the package passes them."""
-        lib = _lib()
+        lib = self._lib
         x = np.atleast_2d(x)
         dtype = x.dtype if x.dtype in (np.float32, np.float64) else np.float32
         order, layout = ("F", _COL_MAJOR) if x.flags["F_CONTIGUOUS"] else ("C", _ROW_MAJOR)
