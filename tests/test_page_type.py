@@ -201,3 +201,24 @@ def test_the_jsonl_record_names_the_page_type_where_the_model_reads_it():
         assert record["page_type"] == max(record["page_types"], key=record["page_types"].get)
         assert record["page_type"] == kind, name
         assert "page_type" not in json.loads(article.label(read(article, name)).jsonl())
+
+
+def test_a_model_of_pages_without_their_type_lends_the_shipped_classifier(tmp_path):
+    """A user's own pages carry no NAME.json: the default config still
+    trains (the classifier reads the page alone, not the CRF), its model
+    taking the shipped general model's classifier, and saying so."""
+    from repo_data import CLEANEVAL, DRAGNET
+
+    pages = [CLEANEVAL / "5.anno", CLEANEVAL / "12.anno", CLEANEVAL / "36.anno",
+             DRAGNET / "R28.anno"]
+    proc = subprocess.run([sys.executable, "-m", "victor", "learn", "-o", tmp_path / "M",
+                           "--max-iterations", "5", "--calibrate", "2", *pages],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "the shipped general model's classifier" in proc.stderr
+    mine, shipped = load(tmp_path / "M"), load("general")
+    assert mine.page_type_text == shipped.page_type_text
+    assert mine.record["page-type"]["from"].startswith("the shipped general model")
+    record = json.loads(Cleaner.from_model(mine).clean(
+        (CLEANEVAL / "5.html").read_bytes()).jsonl())
+    assert record["page_type"] in page_type.TYPES

@@ -67,8 +67,7 @@ def trained_classifier(rows: np.ndarray, kinds: Sequence[str],
     started = time.perf_counter()
     typed = np.array([bool(k) for k in kinds], dtype=bool)
     if not typed.any():
-        raise VictorError("the second pass's article-bars read a page-type classifier, and no "
-                          "training page's NAME.json gives a page_type (data/wcxb's do)")
+        return shipped_classifier()
     booster = _booster(rows[typed], [k for k in kinds if k], threads)
     note = {"pages": int(typed.sum()), "types": dict(sorted(Counter(k for k in kinds if k)
                                                             .items())),
@@ -77,14 +76,36 @@ def trained_classifier(rows: np.ndarray, kinds: Sequence[str],
     return booster.model_to_string(), note
 
 
+def shipped_classifier() -> tuple[str, dict]:
+    """The shipped general model's classifier, for a model trained on pages
+    of which none gives its type (a user's own): it reads the page alone,
+    not the CRF or the trees, so it serves any model of the same signals."""
+    from victor.model import load
+
+    shipped = load("general")
+    if shipped.page_type_text is None:
+        raise VictorError("the second pass's article-bars read a page-type classifier, no "
+                          "training page's NAME.json gives a page_type (data/wcxb's do), and "
+                          "the shipped general model has none to lend")
+    return shipped.page_type_text, {**shipped.record["page-type"],
+                                    "from": "the shipped general model: no training page "
+                                            "gave its type"}
+
+
 def cross_fitted_articles(rows: np.ndarray, kinds: Sequence[str], fold: Sequence[int],
                           threads: int = 1) -> list[float | None]:
     """Each page's probability of being an article from a classifier of the
     other folds' typed pages, the same site folds as the trees': the bars
     measured on pages of sites the classifier never saw. None for the
-    pages of a fold whose other folds hold no typed page."""
+    pages of a fold whose other folds hold no typed page; where no page
+    is typed at all, the shipped classifier's, which the model will read."""
     fold_of = np.asarray(fold)
     typed = np.array([bool(k) for k in kinds], dtype=bool)
+    if not typed.any():  # the model will read the shipped classifier: so do its figures
+        from victor.page_type import load
+
+        lent = load(shipped_classifier()[0], "the shipped general model's page-type classifier")
+        return [float(p) for p in lent.probabilities(rows)[:, ARTICLE]]
     out: list[float | None] = [None] * len(kinds)
     for k in sorted(set(fold_of.tolist())):
         train = typed & (fold_of != k)

@@ -139,8 +139,10 @@ def _page_type(pages: Sequence[RunPage], jobs: int, progress: Progress) -> tuple
     signals, and their type where their NAME.json gives one)."""
     text, note = trained_classifier(np.vstack([pg.signals for pg in pages]),
                                     [pg.page_type for pg in pages], jobs)
-    progress.stage(f"page type: {note['pages']} pages of a known type in "
-                   f"{note['seconds']:.0f} s")
+    progress.stage(f"page type: the shipped general model's classifier ({note['pages']} "
+                   "WCXB pages): no training page's NAME.json gives its type" if "from" in note
+                   else f"page type: {note['pages']} pages of a known type in "
+                        f"{note['seconds']:.0f} s")
     return text, note
 
 
