@@ -455,7 +455,8 @@ def held_out_labels(folds: int, jobs: int, config: Config) -> dict[str, dict]:
         results = [f.result() for f in futures]
     if config.second_pass is not None:
         results = crossval.with_second_pass(results, examples, config, jobs)
-    return {Path(p.name).name: {"path": p.path, "marginals": p.marginals, "second": p.second}
+    return {Path(p.name).name: {"path": p.path, "marginals": p.marginals, "second": p.second,
+                                "article": p.article}
             for r in results for p in r.predictions}
 
 
@@ -501,6 +502,10 @@ def main(argv: list[str] | None = None) -> int:
         held = held_out_labels(args.folds, args.jobs, config)
         if args.labels:
             Path(args.labels).write_text(json.dumps(held), encoding="utf-8")
+    if (config.second_pass is not None and config.second_pass.article_bars is not None
+            and any(page.get("article") is None for page in held.values())):
+        print(f"{args.labels}: labels without the page's type: those pages are decided "
+              "without the article bars", file=sys.stderr)
     annos = sorted(WCXB.glob("*.anno"))
     if args.sample and args.sample < len(annos):
         annos = sorted(random.Random(0).sample(annos, args.sample))
@@ -535,7 +540,7 @@ def main(argv: list[str] | None = None) -> int:
         def decided(bridged: bool) -> list[str]:
             return decoding.decide(held_page["path"], held_page["marginals"], result.texts,
                                    found, config, trees=None if q is None else (lambda _: q),
-                                   bridged=bridged).labels
+                                   bridged=bridged, article=held_page.get("article")).labels
 
         result.labels = decided(True)
         systems["victor markdown"].add(s, result.markdown(), gold, True)

@@ -167,6 +167,36 @@ def test_the_article_bars_clean_the_articles_and_only_them(typed_model, tmp_path
         assert labels["typed"] == labels[kind if kind == "article" else "general"], name
 
 
+def test_a_held_out_page_keeps_the_article_probability_its_bars_read():
+    """The benchmarks decide held-out pages again from what the fold
+    stored (benchmarks.structure, other bars in benchmarks.quality): on an
+    article the article bars change the labels, so the stored prediction
+    must carry the probability they read, or the default config is
+    measured without them."""
+    from victor import decoding
+    from victor.training import crossval, dataset
+
+    cleaner = Cleaner()
+    name = "0437"
+    page = read(cleaner, name)
+    result = cleaner.label(page)
+    article = result.page_type["article"]
+    example = dataset.load_examples([WCXB / f"{name}.anno"], cleaner.config)[0]
+    assert len(example.texts) == len(result.texts)
+    path = cleaner.model.best_labels(result.scores)
+    held = crossval.Prediction(example.name, [], [], path, result.marginals, [])
+    again = crossval.decided_again(held, example, result.second, cleaner.config, article)
+    assert again.article == article >= 0.9
+
+    def redecided(probability):
+        return decoding.decide(again.path, again.marginals, example.texts, example.layout,
+                               cleaner.config, trees=lambda _: again.second,
+                               article=probability).labels
+
+    assert redecided(again.article) == again.labels
+    assert redecided(None) != again.labels  # the bars matter on this page
+
+
 def test_cross_validation_gives_each_page_a_probability_from_the_other_folds():
     """Measured as `--cross-validate` measures the bars: a page's article
     probability comes from a classifier of the other folds' typed pages,

@@ -11,7 +11,7 @@ import tempfile
 import time
 from collections import defaultdict
 from concurrent.futures import Executor, Future
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -139,6 +139,8 @@ class Run:
     widened: dict[str, list[str]]  # what the second pass's trees read
     layout: dict[str, decoding.Layout]
     second: dict[str, list[float]]  # the second pass's probabilities, where there is one
+    # each page's held-out probability of being an article, where the config's bars read it
+    article: dict[str, float | None] = field(default_factory=dict)
 
     def decided(self, anno: str, config: Config, **options) -> list[str]:
         """The page's labels decided again by `config` with `options`
@@ -147,7 +149,8 @@ class Run:
         q = self.second.get(anno)
         return decoding.decide(self.paths[anno], self.marginals[anno], self.block_texts[anno],
                                self.layout[anno], config,
-                               trees=None if q is None else (lambda _: q), **options).labels
+                               trees=None if q is None else (lambda _: q),
+                               article=self.article.get(anno), **options).labels
 
 
 def _collect(results: Sequence[crossval.FoldResult],
@@ -214,7 +217,8 @@ def stacked(first: Run, examples: dict[str, dataset.Example],
                   for p, q, article in zip(predictions, q_all, articles)}
         texts = {a: output.plain_text(examples[a].texts, labels[a]) for a in labels}
         runs[config.name] = replace(first, texts=texts, labels=labels, second={
-            p.name: [float(x) for x in q] for p, q in zip(predictions, q_all)})
+            p.name: [float(x) for x in q] for p, q in zip(predictions, q_all)},
+            article=dict(zip((p.name for p in predictions), articles)))
     return runs
 
 

@@ -44,6 +44,9 @@ class Prediction:
     widened: list[str]  # what the second pass's trees read (victor.decoding.widened)
     # The second pass's probabilities, once its trees are cross-fitted (with_second_pass).
     second: list[float] | None = None
+    # The held-out probability that the page is an article, where the
+    # config's bars read it: deciding the page again needs it too.
+    article: float | None = None
 
 
 @dataclass
@@ -203,7 +206,7 @@ def decided_again(p: Prediction, e: Example, q, config: Config,
     held-out probability of being an article."""
     decided = decoding.decide(p.path, p.marginals, e.texts, e.layout, config,
                               trees=lambda _: q, article=article)
-    return replace(p, labels=decided.labels, second=[float(x) for x in q])
+    return replace(p, labels=decided.labels, second=[float(x) for x in q], article=article)
 
 
 def fold_tasks(examples: list[Example], k: int,
