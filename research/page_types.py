@@ -6,6 +6,8 @@ trees, and bars by page type (docs/second-pass.md, "Page types").
     python3 -m research.page_types classify CACHE.pkl [--seed 1 --out T1.pkl]
     python3 -m research.page_types trees CACHE.pkl --seed 0 --columns types
     python3 -m research.page_types bars CACHE.pkl 'article:0.9=0.5,0.4,-' [--q Q.pkl] [--types T1.pkl]
+    python3 -m research.page_types decide CACHE.pkl --config article --unset comment-sections
+    python3 -m research.page_types mix CACHE.pkl QTYPES.pkl 'many:0.5' [--q Q.pkl]
 
 RUN.pkl is a held-out first pass of the default config pickled as
 /work/runs/general.pkl is (`preds`: each page's crossval Prediction,
@@ -24,6 +26,13 @@ probabilities) and scores every page decided by victor.decoding.decide
 as benchmarks.quality scores it. `bars` decides the saved (or `--q`'s)
 probabilities again with other bars for the pages of a type: SPEC is
 TYPE:P=KEEP,ADD,FLOOR, `;` between rules, FLOOR `-` for no page bar.
+`decide` decides every page by a shipped config as it is now, with each
+page's layout found again from the page (a layout of the cache may be
+older than a key), against the same config with a second-pass key unset.
+`mix` takes a `trees --save` file's probabilities for the pages a rule
+names (`many:P`: a collection or a listing together at P or more;
+`notart:P`: not an article at P or more) and the saved ones elsewhere,
+decided as shipped (an article at 0.9 its bars).
 """
 
 from __future__ import annotations
@@ -202,7 +211,8 @@ def page_columns(data, which: list[str]) -> tuple[list[np.ndarray], list[str]]:
 
 
 def cross_fit(data, extra: list[np.ndarray], extra_names: list[str], seed0: int,
-              only_fold: int | None = None, threads: int = 1) -> list[np.ndarray | None]:
+              only_fold: int | None = None, threads: int = 1,
+              weigh: dict[str, float] | None = None) -> list[np.ndarray | None]:
     import lightgbm
     config = load_config(DEFAULT_CONFIG)
     settings = config.second_pass
@@ -221,7 +231,8 @@ def cross_fit(data, extra: list[np.ndarray], extra_names: list[str], seed0: int,
         train = [i for i, pg in enumerate(pages) if pg["fold"] != k]
         M = np.vstack([X(i) for i in train])
         y = np.concatenate([pages[i]["y"] for i in train])
-        w = np.concatenate([pages[i]["w"] for i in train])
+        w = np.concatenate([pages[i]["w"] * (weigh or {}).get(pages[i]["collection"], 1.0)
+                            for i in train])
         boosters = [lightgbm.train({**settings.trees, "verbose": -1, "seed": seed,
                                     "num_threads": threads},
                                    lightgbm.Dataset(M, y, weight=w, feature_name=names,
@@ -249,16 +260,7 @@ def scores(data, qs, bars_of=None) -> dict:
         labels = decoding.decide(pg["path"], pg["marginals"], pg["texts"], pg["found"], c,
                                  trees=lambda _, q=qs[i]: q).labels
         texts[pg["name"]] = output.plain_text(pg["texts"], labels)
-    out = {}
-    for collection in COLLECTIONS:
-        ps = pages_of(collection, None)
-        s = score(ps, texts)
-        out[collection] = (s.lcs.f1, s.lcs.precision, s.lcs.recall, s.bag_f1)
-        if collection.startswith("wcxb"):
-            for t in TYPES:
-                out[t] = score([p for p in ps if p.page_type == t], texts).bag_f1
-    out["mean"] = (out["cleaneval-dev"][0] + out["dragnet-train"][0] + out["wcxb-dev"][3]) / 3
-    return out
+    return _scored(texts)
 
 
 def show(tag: str, s: dict) -> str:
@@ -275,6 +277,8 @@ def _load(cache: str, types: str | None = None):
     classify --out file) in place of those classify first stored."""
     with open(cache, "rb") as f:
         data = pickle.load(f)
+    for pg in data["pages"]:  # a cache made in another clone names its pages
+        pg["name"] = _here(pg["name"])
     if types:
         with open(types, "rb") as f:
             data["types"] = pickle.load(f)
@@ -282,7 +286,7 @@ def _load(cache: str, types: str | None = None):
 
 
 def trees(cache: str, seed0: int, which: list[str], save: str | None, check: bool,
-          types: str | None = None) -> None:
+          types: str | None = None, weigh: dict[str, float] | None = None) -> None:
     data = _load(cache, types)
     if check:  # the baseline's fold 1 against the saved probabilities
         q = cross_fit(data, [], [], 0, only_fold=1)
@@ -290,11 +294,15 @@ def trees(cache: str, seed0: int, which: list[str], save: str | None, check: boo
         print("fold 1 against the saved run: largest difference", max(diffs))
         return
     extra, names = page_columns(data, which)
-    q = cross_fit(data, extra, names, seed0)
+    q = cross_fit(data, extra, names, seed0, weigh=weigh)
     if save:
         with open(save, "wb") as f:
             pickle.dump(q, f)
-    show(f"seed {seed0} columns {'+'.join(which) or 'none'}", scores(data, q))
+    tag = f"seed {seed0} columns {'+'.join(which) or 'none'} weigh {weigh or {}}"
+    show(tag, scores(data, q))
+    base = load_config(DEFAULT_CONFIG).second_pass  # and as shipped: an article at 0.9 its bars
+    show(tag + ", article bars", scores(data, q, lambda i: replace(
+        base, keep=0.5, add=0.4, lowest_page_bar=None) if data["types"][i, 0] >= 0.9 else base))
 
 
 def bars(cache: str, q_path: str | None, specs: list[str], types: str | None = None) -> None:
@@ -325,6 +333,79 @@ def bars(cache: str, q_path: str | None, specs: list[str], types: str | None = N
                     return replace(base, keep=keep, add=add, lowest_page_bar=floor)
             return base
         show(spec, scores(data, qs, of))
+
+
+def decide(cache: str, config_name: str, unset: str, q_path: str | None = None,
+           types: str | None = None) -> None:
+    """The config as it is against the same config without `unset` (a key
+    of its second pass), each page decided by victor.decoding.decide on the
+    saved probabilities, its article probability the classifier's."""
+    from victor.batch.inputs import read_input
+    from victor.cleaner import Cleaner
+
+    data = _load(cache, types)
+    config = load_config(config_name)
+    field_name = unset.replace("-", "_")
+    without = replace(config, second_pass=replace(config.second_pass, **{field_name: None}))
+    reader = Cleaner(config_name)
+    found = []
+    for pg in data["pages"]:
+        anno = Path(pg["name"])
+        html = next(anno.parent.glob(anno.stem + ".html*"))
+        found.append(decoding.layout(reader.read(read_input(str(html))).blocks))
+    if q_path:
+        with open(q_path, "rb") as f:
+            qs = pickle.load(f)
+    else:
+        qs = [pg["q0"] for pg in data["pages"]]
+    for tag, c in ((f"without {unset}", without), (f"{config_name} as it is", config)):
+        texts = {}
+        for i, pg in enumerate(data["pages"]):
+            labels = decoding.decide(pg["path"], pg["marginals"], pg["texts"], found[i], c,
+                                     trees=lambda _, q=qs[i]: q,
+                                     article=float(data["types"][i, 0])).labels
+            texts[pg["name"]] = output.plain_text(pg["texts"], labels)
+        show(tag, _scored(texts))
+
+
+def mix(cache: str, q_types: str, rules: list[str], q_path: str | None = None) -> None:
+    data = _load(cache)
+    base = load_config(DEFAULT_CONFIG).second_pass
+    prob = data["types"]
+    with open(q_types, "rb") as f:
+        other = pickle.load(f)
+    if q_path:
+        with open(q_path, "rb") as f:
+            qs = pickle.load(f)
+    else:
+        qs = [pg["q0"] for pg in data["pages"]]
+
+    def article(i):
+        return (replace(base, keep=0.5, add=0.4, lowest_page_bar=None) if prob[i, 0] >= 0.9
+                else base)
+
+    show("shipped", scores(data, qs, article))
+    for rule in rules:
+        kind, _, at = rule.partition(":")
+        share = {"many": lambda p: p[TYPES.index("collection")] + p[TYPES.index("listing")],
+                 "notart": lambda p: 1 - p[TYPES.index("article")]}[kind]
+        chosen = [share(prob[i]) >= float(at) for i in range(len(qs))]
+        mixed = [other[i] if c else q for i, (q, c) in enumerate(zip(qs, chosen))]
+        show(f"{rule} ({sum(chosen)} pages)", scores(data, mixed, article))
+
+
+def _scored(texts: dict[str, str]) -> dict:
+    """Each collection's scores of `texts` (by .anno path), WCXB by page type too."""
+    out = {}
+    for collection in COLLECTIONS:
+        ps = pages_of(collection, None)
+        s = score(ps, texts)
+        out[collection] = (s.lcs.f1, s.lcs.precision, s.lcs.recall, s.bag_f1)
+        if collection.startswith("wcxb"):
+            for t in TYPES:
+                out[t] = score([p for p in ps if p.page_type == t], texts).bag_f1
+    out["mean"] = (out["cleaneval-dev"][0] + out["dragnet-train"][0] + out["wcxb-dev"][3]) / 3
+    return out
 
 
 def _likely(signals: dict[str, float], prob: np.ndarray, name: str) -> float:
@@ -363,11 +444,24 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--save")
     t.add_argument("--check", action="store_true")
     t.add_argument("--types", help="a classify --out file")
+    t.add_argument("--weigh", default="", metavar="COLLECTION=F,...",
+                   help="the training blocks of a collection's pages weighed F times")
     b = sub.add_parser("bars")
     b.add_argument("cache")
     b.add_argument("--q")
     b.add_argument("--types", help="a classify --out file")
     b.add_argument("specs", nargs="*")
+    d = sub.add_parser("decide")
+    d.add_argument("cache")
+    d.add_argument("--config", default=DEFAULT_CONFIG)
+    d.add_argument("--unset", required=True, help="a key of the config's second pass")
+    d.add_argument("--q")
+    d.add_argument("--types", help="a classify --out file")
+    m = sub.add_parser("mix")
+    m.add_argument("cache")
+    m.add_argument("q_types", help="a trees --save file")
+    m.add_argument("rules", nargs="+")
+    m.add_argument("--q")
     args = ap.parse_args(argv)
     if args.command == "prepare":
         prepare(args.run, args.layout, args.cache)
@@ -375,7 +469,12 @@ def main(argv: list[str] | None = None) -> int:
         classify(args.cache, args.seed, args.out, args.threads)
     elif args.command == "trees":
         trees(args.cache, args.seed, [w for w in args.columns.split("+") if w], args.save,
-              args.check, args.types)
+              args.check, args.types,
+              {k: float(v) for k, _, v in (w.partition("=") for w in args.weigh.split(",") if w)})
+    elif args.command == "mix":
+        mix(args.cache, args.q_types, args.rules, args.q)
+    elif args.command == "decide":
+        decide(args.cache, args.config, args.unset, args.q, args.types)
     else:
         bars(args.cache, args.q, args.specs, args.types)
     return 0
