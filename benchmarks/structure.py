@@ -502,7 +502,7 @@ def main(argv: list[str] | None = None) -> int:
         held = held_out_labels(args.folds, args.jobs, config)
         if args.labels:
             Path(args.labels).write_text(json.dumps(held), encoding="utf-8")
-    if (config.second_pass is not None and config.second_pass.article_bars is not None
+    if (config.second_pass is not None and config.second_pass.reads_page_type
             and any(page.get("article") is None for page in held.values())):
         print(f"{args.labels}: labels without the page's type: those pages are decided "
               "without the article bars", file=sys.stderr)

@@ -8,7 +8,8 @@ the one record of how it was made.
     M/crf.crfsuite       the CRF (crfsuite's model file)
     M/second-pass.lgbm   the second pass's trees, where the recipe has one
     M/page-type.lgbm     the page-type classifier (victor/page_type/), where the
-                         recipe's second pass has `article-bars`
+                         recipe's second pass reads one (`article-bars`, or
+                         `comment-sections` above 0)
 
 `victor learn` writes it (victor/training/pipeline.py); `load` checks every
 file against the size and hash the record gives before anything is read
@@ -75,8 +76,7 @@ class TrainedModel:
         """Whether cleaning asks the classifier: the model has one and its
         recipe's bars read it."""
         second = self.config.second_pass
-        return (self.page_type is not None and second is not None
-                and second.article_bars is not None)
+        return self.page_type is not None and second is not None and second.reads_page_type
 
     @property
     def recipe(self) -> dict[str, Any]:
@@ -250,9 +250,9 @@ def _needs_training(d: Difference, model: TrainedModel, config: Config) -> bool:
         return True
     if d.name == "second-pass":
         return config.second_pass is not None
-    if d.name.startswith("second-pass.article-bars"):
+    if d.name.startswith(("second-pass.article-bars", "second-pass.comment-sections")):
         return (model.page_type is None and config.second_pass is not None
-                and config.second_pass.article_bars is not None)
+                and config.second_pass.reads_page_type)
     return (model.trees is not None and config.second_pass is not None
             and d.name in TREE_INPUT_KEYS)
 
@@ -306,7 +306,7 @@ def with_decoding(model: TrainedModel, config: Config) -> TrainedModel:
     second = config.second_pass is not None
     # The classifier goes with the bars that read it: the article model,
     # whose bars are the article bars for every page, has none.
-    kinds = second and config.second_pass.article_bars is not None
+    kinds = second and config.second_pass.reads_page_type
     kept = {"crf", *(["second-pass"] if second else []), *(["page-type"] if kinds else [])}
     new_recipe = {**model.recipe, "decoding": recipe(config)["decoding"],
                   "second-pass": model.recipe["second-pass"] if second else None}

@@ -329,6 +329,9 @@ class Layout:
     # item or cell its text flows in) as a number blocks of one box share;
     # -1 for text straight in <body>.
     boxes: list[int]
+    # Whether each block stands in a comment section (comment_sections);
+    # empty in a layout pickled before layouts carried it.
+    comments: tuple[bool, ...] = ()
 
 
 def layout(blocks) -> Layout:
@@ -337,7 +340,55 @@ def layout(blocks) -> Layout:
         numbers: dict[int, int] = {}
         boxes = [-1 if box is None else numbers.setdefault(id(box), len(numbers))
                  for box in (line_box(b.containers) for b in blocks)]
-    return Layout(units(blocks), list_units(blocks), boxes)
+    return Layout(units(blocks), list_units(blocks), boxes, comment_sections(blocks))
+
+
+# A comment section is a box of these tags whose id, or one of whose
+# classes, begins with one of these words: WordPress's `comments-area`,
+# `commentlist` and `#respond`, Disqus's `#disqus_thread`, `replies`. A
+# class that only names comments (`has-comments`, `comment-count` on a
+# post) does not begin with them, nor does a span of code (`hljs-comment`).
+_COMMENT_WORDS = ("comment", "respond", "disqus", "repl", "discussion")
+_COMMENT_BOXES = frozenset("div section ol ul li article aside footer dl table form".split())
+
+
+def comment_sections(blocks) -> tuple[bool, ...]:
+    """Whether each block stands in a comment section. An element's answer
+    is its parent's or its own, found once a page: a block costs a look-up
+    or two, not a look at each of its containers."""
+    within: dict[int, bool] = {}
+    out = []
+    for b in blocks:
+        path = b.containers
+        k = len(path)
+        while k and id(path[k - 1]) not in within:  # the innermost container answered
+            k -= 1
+        answer = within[id(path[k - 1])] if k else False
+        for el in path[k:]:
+            answer = answer or (el.tag in _COMMENT_BOXES and _names_comments(el.attrs))
+            within[id(el)] = answer
+        out.append(answer)
+    return tuple(out)
+
+
+def _names_comments(attrs: Mapping[str, str]) -> bool:
+    names = attrs.get("class", "").split()
+    names.append(attrs.get("id", ""))
+    return any(name.lower().startswith(_COMMENT_WORDS) for name in names)
+
+
+def without_comments(labels: Sequence[str], comments: Sequence[bool],
+                     at: float | None, article: float | None) -> list[str]:
+    """The labels with every block of a comment section dropped where the
+    page is an article: at its article probability `at` or more (the
+    page-type classifier's `article`), or on every page where `at` is 0.
+    Readers' comments are the body of a forum and no part of an article,
+    and on an article the trees keep them (they read like paragraphs):
+    most of what the default config kept beyond Dragnet's article gold
+    (docs/second-pass.md, "Comment sections")."""
+    if at is None or not comments or (at > 0 and (article is None or article < at)):
+        return list(labels)
+    return [OTHER if comment else label for label, comment in zip(labels, comments)]
 
 
 def bridge(texts: Sequence[str], boxes: Sequence[int], labels: Sequence[str]) -> list[str]:
@@ -476,6 +527,8 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
                    found.lists, config.list_bar)
     labels = whole_boxes(texts, labels, marginals, found.boxes, config.line_share,
                          config.line_words)
+    if second is not None:
+        labels = without_comments(labels, found.comments, second.comment_sections, article)
     if threshold is not None:  # the user's own cut, block by block, as asked
         labels = above_threshold(labels, calibrated, threshold)
     labels = drop_repeats(texts, labels, config.repeat_words)

@@ -13,6 +13,9 @@ these settings beside them.
       article-bars: {above: 0.9, keep: 0.5, add: 0.4, lowest-page-bar: null}
                                    # optional: other bars for a page the model's page-type
                                    # classifier calls an article at `above` or more
+      comment-sections: 0.99       # optional: a comment section's blocks dropped on a page
+                                   # the classifier calls an article at this or more (0: on
+                                   # every page, no classifier read)
       early-stop: 4                # LightGBM's prediction early stopping margin, or null
       early-stop-every: 10         # ... looked at every this many trees
       favor:                       # optional: --favor's bars, each both keep and add
@@ -34,8 +37,8 @@ from victor.decoding import FAVOR_BARS
 from victor.errors import VictorError
 
 # What the decision reads at cleaning time, and what training reads.
-DECODING_KEYS = ("keep", "add", "lowest-page-bar", "article-bars", "early-stop",
-                 "early-stop-every", "favor")
+DECODING_KEYS = ("keep", "add", "lowest-page-bar", "article-bars", "comment-sections",
+                 "early-stop", "early-stop-every", "favor")
 _ARTICLE_KEYS = ("above", "keep", "add", "lowest-page-bar")
 
 
@@ -79,6 +82,15 @@ class SecondPassSettings:
     # Other bars for the pages the model's page-type classifier calls
     # articles; None: every page by the bars above.
     article_bars: ArticleBars | None = None
+    # The article probability from which a comment section's blocks go
+    # (victor.decoding.without_comments): a comment is the body of a forum
+    # and no part of an article. 0: on every page; None: never.
+    comment_sections: float | None = None
+
+    @property
+    def reads_page_type(self) -> bool:
+        """Whether deciding a page asks the model's page-type classifier."""
+        return self.article_bars is not None or bool(self.comment_sections)
 
 
 def _number(value: Any) -> bool:
@@ -112,6 +124,10 @@ def checked(raw: Any, path: Path) -> SecondPassSettings:
     if floor is not None and (not _number(floor) or not 0 <= floor <= min(bars.values())):
         raise bad("'lowest-page-bar' must be a probability no higher than keep and add, or null")
     article = _article_bars(raw.get("article-bars"), bad)
+    comments = raw.get("comment-sections")
+    if comments is not None and (not _number(comments) or not 0 <= comments <= 1):
+        raise bad("'comment-sections' must be a probability between 0 and 1 (0: on every "
+                  "page), or null")
     favor = raw.get("favor") or {}
     if not isinstance(favor, dict):
         raise bad("'favor' must map precision and recall to probabilities")
@@ -147,7 +163,8 @@ def checked(raw: Any, path: Path) -> SecondPassSettings:
                               None if floor is None else float(floor),
                               None if margin is None else int(every),
                               int(raw["rounds"]), int(raw["seeds"]), tuple(left_out),
-                              dict(trees), article)
+                              dict(trees), article,
+                              None if comments is None else float(comments))
 
 
 def _article_bars(raw: Any, bad) -> ArticleBars | None:
@@ -185,6 +202,8 @@ def decoding(settings: SecondPassSettings) -> dict[str, Any]:
     if bars is not None:
         out["article-bars"] = {"above": bars.above, "keep": bars.keep, "add": bars.add,
                                "lowest-page-bar": bars.lowest_page_bar}
+    if settings.comment_sections is not None:
+        out["comment-sections"] = settings.comment_sections
     return out
 
 

@@ -7,7 +7,8 @@
     the second pass   where the recipe has one: trees trained on every
                       page's held-out first pass, as they will see pages
                       the CRF never saw (second_pass)
-    the page type     where its bars read one (`article-bars`): a classifier
+    the page type     where its decision reads one (`article-bars`,
+                      `comment-sections` above 0): a classifier
                       of the pages whose NAME.json gives their type
                       (page_type)
     the CRF           trained on every page
@@ -80,7 +81,7 @@ def train(examples: Sequence[Example], config: Config, params: dict, *,
             text, note, pages = _trees(results, examples, config, jobs, disabled, progress)
             note["folds"] = folds
             seconds["second-pass"] = round(time.perf_counter() - started, 1)
-            if config.second_pass.article_bars is not None:
+            if config.second_pass.reads_page_type:
                 kind_text, kind_note = _page_type(pages, jobs, progress)
     started = time.perf_counter()
     progress.stage(f"CRF: training on all {len(examples)} pages")

@@ -169,7 +169,7 @@ def held_out(predictions: Sequence, examples: Mapping[str, Example], fold: Mappi
     pages = first_pass_pages(predictions, examples, config, disabled)
     folds = [fold[p.name] for p in predictions]
     q = cross_fitted(pages, folds, settings, threads=threads)
-    if settings.article_bars is None:
+    if not settings.reads_page_type:
         return q, [None] * len(pages)
     from victor.training.page_type import cross_fitted_articles
 

@@ -1,0 +1,85 @@
+"""Comment sections (the second pass's `comment-sections`, docs/second-pass.md,
+"Comment sections"): readers' comments are the body of a forum and no part
+of an article. On real pages of data/: Dragnet's article gold leaves the
+comments out (they follow its `!@#$%^&*() COMMENTS` line), WCXB's gold of a
+forum keeps them."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+from repo_data import DRAGNET, WCXB
+from victor import decoding
+from victor.batch.inputs import read_input
+from victor.cleaner import Cleaner
+from victor.config import load_config
+from victor.errors import VictorError
+
+
+def article_gold(name: str) -> str:
+    return (DRAGNET / f"{name}.txt").read_text(encoding="utf-8").split("!@#$%^&*()")[0]
+
+
+def commented(result) -> list[str]:
+    """The texts of the page's blocks that stand in a comment section."""
+    return [text for text, inside in
+            zip(result.texts, decoding.comment_sections(result.page.blocks)) if inside]
+
+
+def test_a_comment_section_is_named_so_by_its_box_not_by_a_word_inside_a_name():
+    """WordPress's `<ul class="commentlist">` is one; a post whose classes
+    say it `has-comments` is not, nor is code's `<span class="hljs-comment">`."""
+    cleaner = Cleaner()
+    blog = cleaner.read(read_input(str(DRAGNET / "R988.html")))
+    inside = decoding.comment_sections(blog.blocks)
+    assert any(inside)
+    assert not any(inside[i] for i, b in enumerate(blog.blocks) if b.text == "My New Project")
+    for name in ("4662", "0437"):
+        page = cleaner.read(gzip.decompress((WCXB / f"{name}.html.gz").read_bytes()))
+        assert not any(decoding.comment_sections(page.blocks)), name
+
+
+def test_the_article_config_keeps_the_post_and_not_its_comments():
+    """Dragnet R988 is a short post with 111 comments: the article config
+    gives the post, headline and all, and none of the comments."""
+    result = Cleaner("article").clean(read_input(str(DRAGNET / "R988.html")))
+    text = result.text()
+    assert "My New Project" in text
+    assert "Congratulations" in "\n".join(commented(result))
+    assert "Congratulations" not in text
+    assert "Says:" not in text
+
+
+def test_the_default_drops_the_comments_of_a_page_that_is_surely_an_article():
+    """Dragnet R500, an NFL story the classifier is sure of: its text is
+    the story, without the fan-feedback guidelines that head its comment
+    section (which the trees would keep: they read like a paragraph)."""
+    result = Cleaner().clean(read_input(str(DRAGNET / "R500.html")))
+    assert result.page_type["article"] > 0.99
+    text = result.text()
+    first = next(line for line in article_gold("R500").splitlines() if len(line.split()) > 8)
+    assert " ".join(first.split()[:12]) in " ".join(text.split())
+    assert "Fan feedback should be within" in commented(result)
+    assert "Fan feedback" not in text
+
+
+def test_a_forums_comments_are_its_body():
+    """WCXB 0575 is a lobste.rs thread, its posts in `<ol class="comments">`:
+    the default config, which finds it no article, keeps them as the gold
+    does."""
+    result = Cleaner().clean(gzip.decompress((WCXB / "0575.html.gz").read_bytes()))
+    assert result.page_type["article"] < 0.5
+    gold = (WCXB / "0575.txt").read_text(encoding="utf-8")
+    kept = [t for t in commented(result) if len(t.split()) > 8 and t in result.text()]
+    assert len(kept) >= 10
+    assert all(t in gold for t in kept[:10])
+
+
+def test_the_key_is_checked_when_the_config_is_loaded(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("base: general\ntemplate: general\nsecond-pass:\n  comment-sections: yes\n",
+                   encoding="utf-8")
+    with pytest.raises(VictorError, match="bad.yaml: key 'second-pass': 'comment-sections' must"):
+        load_config(bad)
