@@ -456,7 +456,7 @@ def held_out_labels(folds: int, jobs: int, config: Config) -> dict[str, dict]:
     if config.second_pass is not None:
         results = crossval.with_second_pass(results, examples, config, jobs)
     return {Path(p.name).name: {"path": p.path, "marginals": p.marginals, "second": p.second,
-                                "article": p.article}
+                                "page_type": p.page_type}
             for r in results for p in r.predictions}
 
 
@@ -503,9 +503,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.labels:
             Path(args.labels).write_text(json.dumps(held), encoding="utf-8")
     if (config.second_pass is not None and config.second_pass.reads_page_type
-            and any(page.get("article") is None for page in held.values())):
+            and any(page.get("page_type") is None for page in held.values())):
         print(f"{args.labels}: labels without the page's type: those pages are decided "
-              "without the article bars", file=sys.stderr)
+              "without what reads it (the article bars, readers' sections)", file=sys.stderr)
     annos = sorted(WCXB.glob("*.anno"))
     if args.sample and args.sample < len(annos):
         annos = sorted(random.Random(0).sample(annos, args.sample))
@@ -540,7 +540,7 @@ def main(argv: list[str] | None = None) -> int:
         def decided(bridged: bool) -> list[str]:
             return decoding.decide(held_page["path"], held_page["marginals"], result.texts,
                                    found, config, trees=None if q is None else (lambda _: q),
-                                   bridged=bridged, article=held_page.get("article")).labels
+                                   bridged=bridged, page_type=held_page.get("page_type")).labels
 
         result.labels = decided(True)
         systems["victor markdown"].add(s, result.markdown(), gold, True)

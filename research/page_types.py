@@ -363,7 +363,8 @@ def decide(cache: str, config_name: str, unset: str, q_path: str | None = None,
         for i, pg in enumerate(data["pages"]):
             labels = decoding.decide(pg["path"], pg["marginals"], pg["texts"], found[i], c,
                                      trees=lambda _, q=qs[i]: q,
-                                     article=float(data["types"][i, 0])).labels
+                                     page_type=dict(zip(TYPES, map(float, data["types"][i])))
+                                     ).labels
             texts[pg["name"]] = output.plain_text(pg["texts"], labels)
         show(tag, _scored(texts))
 

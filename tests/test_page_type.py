@@ -30,12 +30,22 @@ ARTICLES = ["0437", "4249", "4500", "0414", "4420", "0490", "0180", "4519", "001
 PRODUCTS = ["2898", "0599", "3052", "1377", "0611", "0593", "2889", "3078", "3054", "0595",
             "3043", "3079"]
 # The general config without what reads the page type (the article bars and
-# the comment sections): one set of bars for every page.
+# the readers' sections): one set of bars for every page.
 UNTYPED = """base: general
 template: general
 second-pass:
   article-bars: null
   comment-sections: null
+  review-sections: null
+"""
+
+
+# The general config's bars alone: the article bars, no readers' sections.
+BARS_ONLY = """base: general
+template: general
+second-pass:
+  comment-sections: null
+  review-sections: null
 """
 
 
@@ -85,10 +95,10 @@ def test_article_bars_are_read_only_at_their_probability(tmp_path):
     assert typed.article_bars is not None
     own = bars(settings, None, q, texts)
     assert bars(typed, None, q, texts) == own  # no classifier: the config's own bars
-    assert bars(typed, None, q, texts, article=0.89) == own
-    assert bars(typed, None, q, texts, article=0.9) == (0.5, 0.4)
+    assert bars(typed, None, q, texts, {"article": 0.89}) == own
+    assert bars(typed, None, q, texts, {"article": 0.9}) == (0.5, 0.4)
     # --favor's bars still win.
-    assert bars(typed, "precision", q, texts, article=0.95) == (0.6, 0.6)
+    assert bars(typed, "precision", q, texts, {"article": 0.95}) == (0.6, 0.6)
 
 
 def test_article_bars_are_checked_when_the_config_is_loaded(tmp_path):
@@ -154,26 +164,28 @@ def test_the_article_bars_clean_the_articles_and_only_them(typed_model, tmp_path
     general = with_decoding(typed_model, load_config(untyped_config(tmp_path)))
     article = with_decoding(typed_model, load_config("article"))
     assert general.page_type is None and article.page_type is None  # nothing reads it there
-    typed = Cleaner.from_model(typed_model)
+    (tmp_path / "bars.yaml").write_text(BARS_ONLY, encoding="utf-8")
+    bars_only = with_decoding(typed_model, load_config(tmp_path / "bars.yaml"))
+    typed = Cleaner.from_model(bars_only)
     for name, kind in (("4249", "article"), ("0014", "article"), ("3054", "product"),
                        ("3079", "product")):
         page = read(typed, name)
         columns = features.columns(page, typed.config, typed.lm, typed.selected)
-        p = page_type.article_probability(typed_model.page_type, page,
-                                          page_paths(columns, page.blocks))
+        p = page_type.type_probabilities(bars_only.page_type, page,
+                                         page_paths(columns, page.blocks))["article"]
         assert (p >= 0.9) == (kind == "article"), (name, p)
         labels = {which: Cleaner.from_model(m).label(read(typed, name)).labels
-                  for which, m in (("typed", typed_model), ("general", general),
+                  for which, m in (("typed", bars_only), ("general", general),
                                    ("article", article))}
         assert labels["general"] != labels["article"], name  # the bars matter on this page
         assert labels["typed"] == labels[kind if kind == "article" else "general"], name
 
 
-def test_a_held_out_page_keeps_the_article_probability_its_bars_read():
+def test_a_held_out_page_keeps_the_page_type_its_decision_read():
     """The benchmarks decide held-out pages again from what the fold
     stored (benchmarks.structure, other bars in benchmarks.quality): on an
     article the article bars change the labels, so the stored prediction
-    must carry the probability they read, or the default config is
+    must carry the probabilities they read, or the default config is
     measured without them."""
     from victor import decoding
     from victor.training import crossval, dataset
@@ -182,40 +194,41 @@ def test_a_held_out_page_keeps_the_article_probability_its_bars_read():
     name = "0437"
     page = read(cleaner, name)
     result = cleaner.label(page)
-    article = result.page_type["article"]
     example = dataset.load_examples([WCXB / f"{name}.anno"], cleaner.config)[0]
     assert len(example.texts) == len(result.texts)
     path = cleaner.model.best_labels(result.scores)
     held = crossval.Prediction(example.name, [], [], path, result.marginals, [])
-    again = crossval.decided_again(held, example, result.second, cleaner.config, article)
-    assert again.article == article >= 0.9
+    again = crossval.decided_again(held, example, result.second, cleaner.config,
+                                   result.page_type)
+    assert again.page_type == result.page_type and again.page_type["article"] >= 0.9
 
-    def redecided(probability):
+    def redecided(page_types):
         return decoding.decide(again.path, again.marginals, example.texts, example.layout,
                                cleaner.config, trees=lambda _: again.second,
-                               article=probability).labels
+                               page_type=page_types).labels
 
-    assert redecided(again.article) == again.labels
+    assert redecided(again.page_type) == again.labels
     assert redecided(None) != again.labels  # the bars matter on this page
 
 
 def test_cross_validation_gives_each_page_a_probability_from_the_other_folds():
-    """Measured as `--cross-validate` measures the bars: a page's article
-    probability comes from a classifier of the other folds' typed pages,
+    """Measured as `--cross-validate` measures the bars: a page's type
+    probabilities come from a classifier of the other folds' typed pages,
     and none where those hold no typed page."""
-    from victor.training.page_type import cross_fitted_articles
+    from victor.training.page_type import cross_fitted_types
 
     names = ARTICLES + PRODUCTS
     rows = np.vstack([page_type.row(signals_of(n)) for n in names])
     kinds = ["article"] * len(ARTICLES) + ["product"] * len(PRODUCTS)
     fold = [i % 6 for i in range(len(names))]  # 20 pages to learn from, each fold
-    held = cross_fitted_articles(rows, kinds, fold)
-    assert all(p is not None and 0 <= p <= 1 for p in held)
+    held = cross_fitted_types(rows, kinds, fold)
+    assert all(p is not None and sum(p.values()) == pytest.approx(1) for p in held)
     # The articles, held out, are called articles more than the products are.
-    assert np.mean(held[:len(ARTICLES)]) > np.mean(held[len(ARTICLES):])
+    articles = [p["article"] for p in held]
+    assert np.mean(articles[:len(ARTICLES)]) > np.mean(articles[len(ARTICLES):])
     # Only fold 0's pages typed: its own classifier has nothing to learn from.
     untyped = [k if f == 0 else "" for k, f in zip(kinds, fold)]
-    held = cross_fitted_articles(rows, untyped, fold)
+    held = cross_fitted_types(rows, untyped, fold)
     assert all(held[i] is None for i, f in enumerate(fold) if f == 0)
     assert all(held[i] is not None for i, f in enumerate(fold) if f != 0)
 

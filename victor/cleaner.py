@@ -290,12 +290,11 @@ class Cleaner:
         if self.trained.reads_page_type:
             result.page_type = page_type.type_probabilities(
                 self.trained.page_type, page, second_pass.page_paths(columns, page.blocks))
-        article = None if result.page_type is None else result.page_type["article"]
         decided = decoding.decide(result.labels, result.marginals, result.texts,
                                   decoding.layout(page.blocks), self.config, trees=trees,
                                   favor=self.favor, threshold=self.threshold,
                                   temperature=self.model.temperature, bridged=True,
-                                  article=article)
+                                  page_type=result.page_type)
         result.labels, result.fallback, result.second = (decided.labels, decided.fallback,
                                                          decided.second)
         return result

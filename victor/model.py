@@ -9,7 +9,7 @@ the one record of how it was made.
     M/second-pass.lgbm   the second pass's trees, where the recipe has one
     M/page-type.lgbm     the page-type classifier (victor/page_type/), where the
                          recipe's second pass reads one (`article-bars`, or
-                         `comment-sections` above 0)
+                         `comment-sections` or `review-sections` above 0)
 
 `victor learn` writes it (victor/training/pipeline.py); `load` checks every
 file against the size and hash the record gives before anything is read
@@ -250,7 +250,8 @@ def _needs_training(d: Difference, model: TrainedModel, config: Config) -> bool:
         return True
     if d.name == "second-pass":
         return config.second_pass is not None
-    if d.name.startswith(("second-pass.article-bars", "second-pass.comment-sections")):
+    if d.name.startswith(("second-pass.article-bars", "second-pass.comment-sections",
+                          "second-pass.review-sections")):
         return (model.page_type is None and config.second_pass is not None
                 and config.second_pass.reads_page_type)
     return (model.trees is not None and config.second_pass is not None

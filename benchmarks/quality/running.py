@@ -139,8 +139,8 @@ class Run:
     widened: dict[str, list[str]]  # what the second pass's trees read
     layout: dict[str, decoding.Layout]
     second: dict[str, list[float]]  # the second pass's probabilities, where there is one
-    # each page's held-out probability of being an article, where the config's bars read it
-    article: dict[str, float | None] = field(default_factory=dict)
+    # each page's held-out page-type probabilities, where the config's decision reads them
+    page_type: dict[str, dict[str, float] | None] = field(default_factory=dict)
 
     def decided(self, anno: str, config: Config, **options) -> list[str]:
         """The page's labels decided again by `config` with `options`
@@ -150,7 +150,7 @@ class Run:
         return decoding.decide(self.paths[anno], self.marginals[anno], self.block_texts[anno],
                                self.layout[anno], config,
                                trees=None if q is None else (lambda _: q),
-                               article=self.article.get(anno), **options).labels
+                               page_type=self.page_type.get(anno), **options).labels
 
 
 def _collect(results: Sequence[crossval.FoldResult],
@@ -212,13 +212,13 @@ def stacked(first: Run, examples: dict[str, dataset.Example],
             fitted[trees] = second_pass.held_out(predictions, examples, first.fold, config)
             print(f"{config.name}: second pass cross-fitted on {len(predictions)} pages in "
                   f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
-        q_all, articles = fitted[trees]
-        labels = {p.name: crossval.decided_again(p, examples[p.name], q, config, article).labels
-                  for p, q, article in zip(predictions, q_all, articles)}
+        q_all, types = fitted[trees]
+        labels = {p.name: crossval.decided_again(p, examples[p.name], q, config, kind).labels
+                  for p, q, kind in zip(predictions, q_all, types)}
         texts = {a: output.plain_text(examples[a].texts, labels[a]) for a in labels}
         runs[config.name] = replace(first, texts=texts, labels=labels, second={
             p.name: [float(x) for x in q] for p, q in zip(predictions, q_all)},
-            article=dict(zip((p.name for p in predictions), articles)))
+            page_type=dict(zip((p.name for p in predictions), types)))
     return runs
 
 

@@ -33,6 +33,7 @@ between them is an argument.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
@@ -329,9 +330,9 @@ class Layout:
     # item or cell its text flows in) as a number blocks of one box share;
     # -1 for text straight in <body>.
     boxes: list[int]
-    # Whether each block stands in a comment section (comment_sections);
-    # empty in a layout pickled before layouts carried it.
-    comments: tuple[bool, ...] = ()
+    # The readers' section each block stands in (sections): "comments",
+    # "reviews" or ""; empty in a layout pickled before layouts carried it.
+    sections: tuple[str, ...] = ()
 
 
 def layout(blocks) -> Layout:
@@ -340,55 +341,75 @@ def layout(blocks) -> Layout:
         numbers: dict[int, int] = {}
         boxes = [-1 if box is None else numbers.setdefault(id(box), len(numbers))
                  for box in (line_box(b.containers) for b in blocks)]
-    return Layout(units(blocks), list_units(blocks), boxes, comment_sections(blocks))
+    return Layout(units(blocks), list_units(blocks), boxes, sections(blocks))
 
 
-# A comment section is a box of these tags whose id, or one of whose
-# classes, begins with one of these words: WordPress's `comments-area`,
-# `commentlist` and `#respond`, Disqus's `#disqus_thread`, `replies`. A
-# class that only names comments (`has-comments`, `comment-count` on a
-# post) does not begin with them, nor does a span of code (`hljs-comment`).
-_COMMENT_WORDS = ("comment", "respond", "disqus", "repl", "discussion")
-_COMMENT_BOXES = frozenset("div section ol ul li article aside footer dl table form".split())
+# Readers' sections: a box of these tags whose id or one of whose classes
+# names one. Comments: a name that begins with comment, respond, disqus,
+# repl or discussion (WordPress's `comments-area`, `commentlist` and
+# `#respond`, Disqus's `#disqus_thread`, `replies`), so that a post that
+# `has-comments` or code's `hljs-comment` is none. Reviews: a name with
+# `review` anywhere in it (`product-reviews`, `yotpo-reviews`,
+# `customerReviews`) but `preview`.
+_SECTION_BOXES = frozenset("div section ol ul li article aside footer dl table form".split())
+_COMMENTS = re.compile(r"^(?:comment|respond|disqus|repl|discussion)")
+_REVIEWS = re.compile(r"(?<!p)review")
+# The page type on which each section is no part of the main content,
+# and the second pass's key that gives the type's probability from which
+# it goes (victor.second_pass.settings).
+SECTIONS = {"comments": ("article", "comment_sections"), "reviews": ("product", "review_sections")}
 
 
-def comment_sections(blocks) -> tuple[bool, ...]:
-    """Whether each block stands in a comment section. An element's answer
-    is its parent's or its own, found once a page: a block costs a look-up
-    or two, not a look at each of its containers."""
-    within: dict[int, bool] = {}
+def sections(blocks) -> tuple[str, ...]:
+    """The readers' section each block stands in ("comments", "reviews"),
+    or "". An element's answer is its parent's or its own, found once a
+    page: a block costs a look-up or two, not a look at each of its
+    containers."""
+    within: dict[int, str] = {}
     out = []
     for b in blocks:
         path = b.containers
         k = len(path)
         while k and id(path[k - 1]) not in within:  # the innermost container answered
             k -= 1
-        answer = within[id(path[k - 1])] if k else False
+        answer = within[id(path[k - 1])] if k else ""
         for el in path[k:]:
-            answer = answer or (el.tag in _COMMENT_BOXES and _names_comments(el.attrs))
+            if not answer and el.tag in _SECTION_BOXES:
+                answer = _section(el.attrs)
             within[id(el)] = answer
         out.append(answer)
     return tuple(out)
 
 
-def _names_comments(attrs: Mapping[str, str]) -> bool:
-    names = attrs.get("class", "").split()
-    names.append(attrs.get("id", ""))
-    return any(name.lower().startswith(_COMMENT_WORDS) for name in names)
+def _section(attrs: Mapping[str, str]) -> str:
+    names = attrs.get("class", "").lower().split()
+    names.append(attrs.get("id", "").lower())
+    if any(_COMMENTS.match(name) for name in names):
+        return "comments"
+    if any(_REVIEWS.search(name) for name in names):
+        return "reviews"
+    return ""
 
 
-def without_comments(labels: Sequence[str], comments: Sequence[bool],
-                     at: float | None, article: float | None) -> list[str]:
-    """The labels with every block of a comment section dropped where the
-    page is an article: at its article probability `at` or more (the
-    page-type classifier's `article`), or on every page where `at` is 0.
-    Readers' comments are the body of a forum and no part of an article,
-    and on an article the trees keep them (they read like paragraphs):
-    most of what the default config kept beyond Dragnet's article gold
-    (docs/second-pass.md, "Comment sections")."""
-    if at is None or not comments or (at > 0 and (article is None or article < at)):
+def without_sections(labels: Sequence[str], found: Sequence[str], settings: "SecondPassSettings",
+                     page_type: Mapping[str, float] | None) -> list[str]:
+    """The labels with every block of a readers' section dropped where the
+    page is of the type it does not belong to: comments on an article,
+    reviews on a product, at the type's probability (the page-type
+    classifier's, `page_type`) from the config's bar on, or on every page
+    where the bar is 0. Comments are the body of a forum and reviews a
+    page of their own, and the trees keep both (they read like
+    paragraphs): most of what the default config kept beyond Dragnet's
+    article gold, and of WCXB's products (docs/second-pass.md, "Readers'
+    sections")."""
+    gone = set()
+    for name, (kind, key) in SECTIONS.items():
+        at = getattr(settings, key)
+        if at is not None and (at == 0 or page_type is not None and page_type[kind] >= at):
+            gone.add(name)
+    if not gone or not found:
         return list(labels)
-    return [OTHER if comment else label for label, comment in zip(labels, comments)]
+    return [OTHER if section in gone else label for label, section in zip(labels, found)]
 
 
 def bridge(texts: Sequence[str], boxes: Sequence[int], labels: Sequence[str]) -> list[str]:
@@ -491,7 +512,7 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
            texts: Sequence[str], found: Layout, config: "Config", *,
            trees: Trees | None = None, favor: str | None = None,
            threshold: float | None = None, temperature: float = 1.0,
-           bridged: bool = False, article: float | None = None) -> Decision:
+           bridged: bool = False, page_type: Mapping[str, float] | None = None) -> Decision:
     """Every step from the CRF's best path and marginals to the labels a
     page is cleaned with, in order: the one list of them. `config` gives
     the decoding keys; `trees` turns the labels so far into the second
@@ -500,10 +521,10 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
     calibrated at the model's `temperature`; `bridged` adds the output's
     own last step, which adds no word and so is left out where labels are
     scored against a person's (half the blocks it keeps are o in theirs:
-    docs/output.md, "Words run together"). `article` is the probability
-    that the page is an article, from the model's page-type classifier
-    (victor.page_type), where it has one: the second pass's `article-bars`
-    read it."""
+    docs/output.md, "Words run together"). `page_type` is each type's
+    probability from the model's page-type classifier (victor.page_type),
+    where it has one: the second pass's `article-bars` and readers'
+    sections read it."""
     # The CRF's own probability, before the model's calibration: the bars
     # were chosen on it. Result.content, --threshold and --favor use the
     # calibrated one.
@@ -517,7 +538,7 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
         # The trees read the labels with code, tables and lists kept whole,
         # as they were trained (victor.training.second_pass).
         q = np.asarray(trees(labels), dtype=np.float64)
-        labels = decided_again(labels, marginals, q, texts, second, favor, article)
+        labels = decided_again(labels, marginals, q, texts, second, favor, page_type)
         if favor in second.favor:
             favor = None
     calibrated = (content_probabilities(marginals, temperature)
@@ -528,7 +549,7 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
     labels = whole_boxes(texts, labels, marginals, found.boxes, config.line_share,
                          config.line_words)
     if second is not None:
-        labels = without_comments(labels, found.comments, second.comment_sections, article)
+        labels = without_sections(labels, found.sections, second, page_type)
     if threshold is not None:  # the user's own cut, block by block, as asked
         labels = above_threshold(labels, calibrated, threshold)
     labels = drop_repeats(texts, labels, config.repeat_words)
@@ -556,21 +577,23 @@ def expected_f1(labels: Sequence[str], probabilities: Sequence[float],
 
 def decided_again(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
                   q: Sequence[float], texts: Sequence[str], settings: "SecondPassSettings",
-                  favor: str | None = None, article: float | None = None) -> list[str]:
+                  favor: str | None = None,
+                  page_type: Mapping[str, float] | None = None) -> list[str]:
     """The labels decided again on the second pass's probabilities `q` by
     the config's bars (`--favor`'s where the config gives one for
-    `favor`; the article bars where the page's `article` probability
-    reaches theirs)."""
-    return relabel(labels, marginals, q, *bars(settings, favor, q, texts, article))
+    `favor`; the article bars where the page's probability of being an
+    article (`page_type`'s) reaches theirs)."""
+    return relabel(labels, marginals, q, *bars(settings, favor, q, texts, page_type))
 
 
 def bars(settings: "SecondPassSettings", favor: str | None, q: Sequence[float],
-         texts: Sequence[str], article: float | None = None) -> tuple[float, float]:
+         texts: Sequence[str],
+         page_type: Mapping[str, float] | None = None) -> tuple[float, float]:
     """(keep, add) for a page: `--favor`'s bar where the config gives one,
     else the config's bars, each lowered to the page's own bar (page_bar)
     where the config names a `lowest-page-bar`. A page whose probability
-    of being an article (`article`, the page-type classifier's; None where
-    the model has none) is at least `article-bars`' `above` takes those
+    of being an article (from `page_type`, the page-type classifier's; None
+    where the model has none) is at least `article-bars`' `above` takes those
     bars instead: the article config's on the pages that are articles,
     which one bar for every page could not give both articles and listings
     (docs/second-pass.md, "Page types")."""
@@ -579,7 +602,7 @@ def bars(settings: "SecondPassSettings", favor: str | None, q: Sequence[float],
         return bar, bar
     keep, add, lowest = settings.keep, settings.add, settings.lowest_page_bar
     chosen = settings.article_bars
-    if chosen is not None and article is not None and article >= chosen.above:
+    if chosen is not None and page_type is not None and page_type["article"] >= chosen.above:
         keep, add, lowest = chosen.keep, chosen.add, chosen.lowest_page_bar
     if lowest is None:
         return keep, add

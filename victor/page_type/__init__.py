@@ -2,7 +2,9 @@
 likely a page is an article rather than a forum, a product, a collection,
 a listing, documentation or a service page (WCXB's seven types), from
 signals of the whole page, so that the decision may give articles their
-own bars (the second pass's `article-bars`, victor.decoding.bars).
+own bars (the second pass's `article-bars`, victor.decoding.bars) and drop
+what is no part of a page of its type (comments on an article, reviews on
+a product: victor.decoding.without_sections).
 
 A page being cleaned carries no type, so it is read from what the page
 says it is (its address's words, og:type, the schema.org types it
@@ -13,7 +15,7 @@ The classifier is a LightGBM multiclass booster, a part of the model
 pages whose NAME.json gives a `page_type` (victor/training/page_type.py).
 
     model = load(text, source)                 # once, with the model
-    p = article_probability(model, page, paths, url)
+    p = type_probabilities(model, page, paths, url)["article"]
 
 LightGBM's library is loaded by `load` alone (victor/boosters.py).
 """
@@ -33,7 +35,6 @@ from victor.boosters import Booster, BoosterError
 from victor.errors import VictorError
 
 TYPES = ("article", "collection", "documentation", "forum", "listing", "product", "service")
-ARTICLE = TYPES.index("article")
 
 # Words of the address that say what a page is, each matched whole
 # against the address's path and query split at / _ . ? = & and -.
@@ -261,8 +262,3 @@ def type_probabilities(model: PageTypeModel, page, paths: np.ndarray,
     the rest (the jsonl record's `page_type`)."""
     p = model.probabilities(row(signals(page, paths, url)))[0]
     return {kind: float(q) for kind, q in zip(TYPES, p)}
-
-
-def article_probability(model: PageTypeModel, page, paths: np.ndarray, url: str = "") -> float:
-    """How likely the classifier thinks `page` is an article."""
-    return type_probabilities(model, page, paths, url)["article"]

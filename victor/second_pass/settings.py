@@ -16,6 +16,7 @@ these settings beside them.
       comment-sections: 0.99       # optional: a comment section's blocks dropped on a page
                                    # the classifier calls an article at this or more (0: on
                                    # every page, no classifier read)
+      review-sections: 0.5         # optional: the same for reviews on a product
       early-stop: 4                # LightGBM's prediction early stopping margin, or null
       early-stop-every: 10         # ... looked at every this many trees
       favor:                       # optional: --favor's bars, each both keep and add
@@ -38,7 +39,7 @@ from victor.errors import VictorError
 
 # What the decision reads at cleaning time, and what training reads.
 DECODING_KEYS = ("keep", "add", "lowest-page-bar", "article-bars", "comment-sections",
-                 "early-stop", "early-stop-every", "favor")
+                 "review-sections", "early-stop", "early-stop-every", "favor")
 _ARTICLE_KEYS = ("above", "keep", "add", "lowest-page-bar")
 
 
@@ -82,15 +83,18 @@ class SecondPassSettings:
     # Other bars for the pages the model's page-type classifier calls
     # articles; None: every page by the bars above.
     article_bars: ArticleBars | None = None
-    # The article probability from which a comment section's blocks go
-    # (victor.decoding.without_comments): a comment is the body of a forum
+    # The probability of an article from which a comment section's blocks
+    # go, and of a product from which a review section's do
+    # (victor.decoding.without_sections): comments are the body of a forum
     # and no part of an article. 0: on every page; None: never.
     comment_sections: float | None = None
+    review_sections: float | None = None
 
     @property
     def reads_page_type(self) -> bool:
         """Whether deciding a page asks the model's page-type classifier."""
-        return self.article_bars is not None or bool(self.comment_sections)
+        return (self.article_bars is not None or bool(self.comment_sections)
+                or bool(self.review_sections))
 
 
 def _number(value: Any) -> bool:
@@ -124,10 +128,13 @@ def checked(raw: Any, path: Path) -> SecondPassSettings:
     if floor is not None and (not _number(floor) or not 0 <= floor <= min(bars.values())):
         raise bad("'lowest-page-bar' must be a probability no higher than keep and add, or null")
     article = _article_bars(raw.get("article-bars"), bad)
-    comments = raw.get("comment-sections")
-    if comments is not None and (not _number(comments) or not 0 <= comments <= 1):
-        raise bad("'comment-sections' must be a probability between 0 and 1 (0: on every "
-                  "page), or null")
+    sections = {}
+    for key in ("comment-sections", "review-sections"):
+        value = raw.get(key)
+        if value is not None and (not _number(value) or not 0 <= value <= 1):
+            raise bad(f"'{key}' must be a probability between 0 and 1 (0: on every page), "
+                      "or null")
+        sections[key] = None if value is None else float(value)
     favor = raw.get("favor") or {}
     if not isinstance(favor, dict):
         raise bad("'favor' must map precision and recall to probabilities")
@@ -163,8 +170,8 @@ def checked(raw: Any, path: Path) -> SecondPassSettings:
                               None if floor is None else float(floor),
                               None if margin is None else int(every),
                               int(raw["rounds"]), int(raw["seeds"]), tuple(left_out),
-                              dict(trees), article,
-                              None if comments is None else float(comments))
+                              dict(trees), article, sections["comment-sections"],
+                              sections["review-sections"])
 
 
 def _article_bars(raw: Any, bad) -> ArticleBars | None:
@@ -204,6 +211,8 @@ def decoding(settings: SecondPassSettings) -> dict[str, Any]:
                                "lowest-page-bar": bars.lowest_page_bar}
     if settings.comment_sections is not None:
         out["comment-sections"] = settings.comment_sections
+    if settings.review_sections is not None:
+        out["review-sections"] = settings.review_sections
     return out
 
 

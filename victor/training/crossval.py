@@ -44,9 +44,9 @@ class Prediction:
     widened: list[str]  # what the second pass's trees read (victor.decoding.widened)
     # The second pass's probabilities, once its trees are cross-fitted (with_second_pass).
     second: list[float] | None = None
-    # The held-out probability that the page is an article, where the
-    # config's bars read it: deciding the page again needs it too.
-    article: float | None = None
+    # The held-out probability of each page type, where the config's
+    # decision reads it: deciding the page again needs it too.
+    page_type: dict[str, float] | None = None
 
 
 @dataclass
@@ -190,23 +190,23 @@ def with_second_pass(results: list[FoldResult], examples: Sequence[Example],
     by_name = {e.name: e for e in examples}
     fold = {p.name: r.fold for r in results for p in r.predictions}
     predictions = [p for r in results for p in r.predictions]
-    q, article = held_out(predictions, by_name, fold, config, threads, disabled)
+    q, types = held_out(predictions, by_name, fold, config, threads, disabled)
     q_of = dict(zip((p.name for p in predictions), q))
-    article_of = dict(zip((p.name for p in predictions), article))
+    type_of = dict(zip((p.name for p in predictions), types))
     return [scored(r.fold, [by_name[p.name] for p in r.predictions],
-                   [decided_again(p, by_name[p.name], q_of[p.name], config, article_of[p.name])
+                   [decided_again(p, by_name[p.name], q_of[p.name], config, type_of[p.name])
                     for p in r.predictions])
             for r in results]
 
 
 def decided_again(p: Prediction, e: Example, q, config: Config,
-                  article: float | None = None) -> Prediction:
+                  page_type: dict[str, float] | None = None) -> Prediction:
     """A held-out page's prediction decided by `config` with its second
-    pass's probabilities `q` and, where the config's bars read it, its
-    held-out probability of being an article."""
+    pass's probabilities `q` and, where the config's decision reads them,
+    its held-out page-type probabilities."""
     decided = decoding.decide(p.path, p.marginals, e.texts, e.layout, config,
-                              trees=lambda _: q, article=article)
-    return replace(p, labels=decided.labels, second=[float(x) for x in q], article=article)
+                              trees=lambda _: q, page_type=page_type)
+    return replace(p, labels=decided.labels, second=[float(x) for x in q], page_type=page_type)
 
 
 def fold_tasks(examples: list[Example], k: int,

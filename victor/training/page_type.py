@@ -22,7 +22,7 @@ from typing import Sequence
 import numpy as np
 
 from victor.errors import VictorError, import_extra
-from victor.page_type import ARTICLE, SIGNALS, TYPES
+from victor.page_type import SIGNALS, TYPES
 
 ROUNDS = 300
 PARAMS = {"objective": "multiclass", "num_class": len(TYPES), "learning_rate": 0.05,
@@ -92,27 +92,32 @@ def shipped_classifier() -> tuple[str, dict]:
                                             "gave its type"}
 
 
-def cross_fitted_articles(rows: np.ndarray, kinds: Sequence[str], fold: Sequence[int],
-                          threads: int = 1) -> list[float | None]:
-    """Each page's probability of being an article from a classifier of the
+def cross_fitted_types(rows: np.ndarray, kinds: Sequence[str], fold: Sequence[int],
+                       threads: int = 1) -> list[dict[str, float] | None]:
+    """Each page's probability of every type from a classifier of the
     other folds' typed pages, the same site folds as the trees': the bars
-    measured on pages of sites the classifier never saw. None for the
-    pages of a fold whose other folds hold no typed page; where no page
-    is typed at all, the shipped classifier's, which the model will read."""
+    and readers' sections measured on pages of sites the classifier never
+    saw. None for the pages of a fold whose other folds hold no typed
+    page; where no page is typed at all, the shipped classifier's, which
+    the model will read."""
     fold_of = np.asarray(fold)
     typed = np.array([bool(k) for k in kinds], dtype=bool)
     if not typed.any():  # the model will read the shipped classifier: so do its figures
         from victor.page_type import load
 
         lent = load(shipped_classifier()[0], "the shipped general model's page-type classifier")
-        return [float(p) for p in lent.probabilities(rows)[:, ARTICLE]]
-    out: list[float | None] = [None] * len(kinds)
+        return [_named(p) for p in lent.probabilities(rows)]
+    out: list[dict[str, float] | None] = [None] * len(kinds)
     for k in sorted(set(fold_of.tolist())):
         train = typed & (fold_of != k)
         if not train.any():
             continue
         booster = _booster(rows[train], [kinds[i] for i in np.flatnonzero(train)], threads)
         held = np.flatnonzero(fold_of == k)
-        for i, p in zip(held, booster.predict(rows[held])[:, ARTICLE]):
-            out[i] = float(p)
+        for i, p in zip(held, booster.predict(rows[held])):
+            out[i] = _named(p)
     return out
+
+
+def _named(p: np.ndarray) -> dict[str, float]:
+    return {kind: float(q) for kind, q in zip(TYPES, p)}

@@ -158,11 +158,12 @@ def held_out_probabilities(predictions: Sequence, examples: Mapping[str, Example
 
 def held_out(predictions: Sequence, examples: Mapping[str, Example], fold: Mapping[str, int],
              config: Config, threads: int = 1,
-             disabled: Sequence[str] = ()) -> tuple[list[np.ndarray], list[float | None]]:
+             disabled: Sequence[str] = ()
+             ) -> tuple[list[np.ndarray], list[dict[str, float] | None]]:
     """Each held-out page's second-pass probabilities (as
-    held_out_probabilities), and its probability of being an article from
-    a page-type classifier cross-fitted on the same folds where the
-    config's bars read one (`article-bars`), else None."""
+    held_out_probabilities), and its probability of each page type from a
+    page-type classifier cross-fitted on the same folds where the config's
+    decision reads one (`article-bars`, readers' sections), else None."""
     settings = config.second_pass
     if settings is None:
         raise VictorError(f"config {config.name} has no second pass")
@@ -171,7 +172,7 @@ def held_out(predictions: Sequence, examples: Mapping[str, Example], fold: Mappi
     q = cross_fitted(pages, folds, settings, threads=threads)
     if not settings.reads_page_type:
         return q, [None] * len(pages)
-    from victor.training.page_type import cross_fitted_articles
+    from victor.training.page_type import cross_fitted_types
 
-    return q, cross_fitted_articles(np.vstack([pg.signals for pg in pages]),
-                                    [pg.page_type for pg in pages], folds, threads)
+    return q, cross_fitted_types(np.vstack([pg.signals for pg in pages]),
+                                 [pg.page_type for pg in pages], folds, threads)

@@ -1,12 +1,14 @@
-"""Comment sections (the second pass's `comment-sections`, docs/second-pass.md,
-"Comment sections"): readers' comments are the body of a forum and no part
-of an article. On real pages of data/: Dragnet's article gold leaves the
+"""Readers' sections (the second pass's `comment-sections` and
+`review-sections`, docs/second-pass.md, "Readers' sections"): comments are
+the body of a forum and no part of an article, reviews no part of a
+product's page. On real pages of data/: Dragnet's article gold leaves the
 comments out (they follow its `!@#$%^&*() COMMENTS` line), WCXB's gold of a
-forum keeps them."""
+forum keeps them, and of a product leaves its reviews out."""
 
 from __future__ import annotations
 
 import gzip
+import json
 
 import pytest
 
@@ -24,8 +26,8 @@ def article_gold(name: str) -> str:
 
 def commented(result) -> list[str]:
     """The texts of the page's blocks that stand in a comment section."""
-    return [text for text, inside in
-            zip(result.texts, decoding.comment_sections(result.page.blocks)) if inside]
+    return [text for text, section in zip(result.texts, decoding.sections(result.page.blocks))
+            if section == "comments"]
 
 
 def test_a_comment_section_is_named_so_by_its_box_not_by_a_word_inside_a_name():
@@ -33,12 +35,12 @@ def test_a_comment_section_is_named_so_by_its_box_not_by_a_word_inside_a_name():
     say it `has-comments` is not, nor is code's `<span class="hljs-comment">`."""
     cleaner = Cleaner()
     blog = cleaner.read(read_input(str(DRAGNET / "R988.html")))
-    inside = decoding.comment_sections(blog.blocks)
-    assert any(inside)
-    assert not any(inside[i] for i, b in enumerate(blog.blocks) if b.text == "My New Project")
+    inside = decoding.sections(blog.blocks)
+    assert "comments" in inside
+    assert all(inside[i] == "" for i, b in enumerate(blog.blocks) if b.text == "My New Project")
     for name in ("4662", "0437"):
         page = cleaner.read(gzip.decompress((WCXB / f"{name}.html.gz").read_bytes()))
-        assert not any(decoding.comment_sections(page.blocks)), name
+        assert "comments" not in decoding.sections(page.blocks), name
 
 
 def test_the_article_config_keeps_the_post_and_not_its_comments():
@@ -75,6 +77,23 @@ def test_a_forums_comments_are_its_body():
     kept = [t for t in commented(result) if len(t.split()) > 8 and t in result.text()]
     assert len(kept) >= 10
     assert all(t in gold for t in kept[:10])
+
+
+def test_the_default_drops_the_reviews_of_a_product():
+    """WCXB 2947, a guitar in a shop: its text is the product, not the
+    buyers' reviews nor the note on who may rate it."""
+    meta = json.loads((WCXB / "2947.json").read_text())
+    cleaner = Cleaner()
+    page = cleaner.read(gzip.decompress((WCXB / "2947.html.gz").read_bytes()), url=meta["url"])
+    result = cleaner.label(page)
+    assert result.page_type["product"] > 0.5
+    reviews = [t for t, section in zip(result.texts, decoding.sections(page.blocks))
+               if section == "reviews"]
+    assert "You have to be logged in to rate products." in reviews
+    text = result.text()
+    assert "logged in to rate" not in text
+    gold = (WCXB / "2947.txt").read_text(encoding="utf-8")
+    assert next(line for line in gold.splitlines() if line.strip()) in text
 
 
 def test_the_key_is_checked_when_the_config_is_loaded(tmp_path):
