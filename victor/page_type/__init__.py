@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterator
 from urllib.parse import urlsplit
@@ -31,6 +30,7 @@ import numpy as np
 
 from victor.boosters import Booster, BoosterError
 from victor.errors import VictorError
+from victor.reading.blocks import count_tags
 
 TYPES = ("article", "collection", "documentation", "forum", "listing", "product", "service")
 ARTICLE = TYPES.index("article")
@@ -152,7 +152,7 @@ def signals(page, paths: np.ndarray, url: str = "") -> dict[str, float]:
     out["og.none"] = float(not og)
     for group, names in _DECLARED_GROUPS.items():
         out[group] = float(sum(t in names for t in page.meta.declared_types))
-    tags = _tags(page.body)
+    tags = page.tags if page.tags is not None else count_tags(page.body)
     nblocks = max(len(page.blocks), 1)
     for t in _TAGS:
         out[f"tag.{t}"] = float(tags.get(t, 0))
@@ -191,18 +191,6 @@ def row(found: dict[str, float]) -> np.ndarray:
     """The classifier's input row of a page's `signals`: NaN for what a
     page has none of (path groups on a page of no block)."""
     return np.array([found.get(name, np.nan) for name in SIGNALS], dtype=np.float64)
-
-
-def _tags(body) -> dict[str, int]:
-    """How many elements of each tag the tree holds, the body's own
-    included. Gathered a level at a time: a comprehension over a level
-    costs less than a step of a stack for every element."""
-    counts: Counter[str] = Counter()
-    level = [body] if body is not None else []
-    while level:
-        counts.update([el.tag for el in level])
-        level = [c for el in level for c in el.children if not isinstance(c, str)]
-    return counts
 
 
 def _linked(blocks) -> list[bool]:

@@ -11,6 +11,7 @@ the groups that separate one big content area from menus).
 from __future__ import annotations
 
 import reprlib
+from collections import Counter
 from dataclasses import dataclass
 
 from victor.reading.layout import BLOCK_LEVEL
@@ -54,12 +55,17 @@ class Block:
                 f"div_group={self.div_group}, td_group={self.td_group})")
 
 
-def split_blocks(body: Element) -> list[Block]:
-    """Blocks in document order. Whitespace-only text makes no block, but
-    the tags around it still count as passed. Aside elements (formulas kept
-    for the output) are passed over as if absent: the text on either side
-    of one is one block, as it was when they were deleted."""
+def split_blocks(body: Element) -> tuple[list[Block], Counter[str]]:
+    """Blocks in document order, and how many elements of each tag the
+    tree holds (`count_tags`), counted on the way for the page type's
+    signals (victor.page_type), which no longer walk the tree again.
+    Whitespace-only text makes no block, but the tags around it still count
+    as passed. Aside elements (formulas kept for the output) are passed
+    over as if absent: the text on either side of one is one block, as it
+    was when they were deleted."""
     blocks: list[Block] = []
+    met = [body.tag]  # the tag of each element the walk meets
+    asides: list[Element] = []
     splits: list[str] = []
     pending: list[str] = []  # text nodes not yet separated by a tag
     start = 0  # where the pending text starts among its parent's children
@@ -97,7 +103,9 @@ def split_blocks(body: Element) -> list[Block]:
                     start = i
                 continue
             tag = child.tag
+            met.append(tag)
             if tag in ASIDE:
+                asides.append(child)
                 continue
             if pending:
                 flush(i)
@@ -126,4 +134,20 @@ def split_blocks(body: Element) -> list[Block]:
                 tds.pop()
             if tag not in VOID:
                 splits.append("/" + tag)
-    return blocks
+    tags = Counter(met)
+    for aside in asides:
+        tags.update(count_tags(aside))
+        tags[aside.tag] -= 1  # met already
+    return blocks, tags
+
+
+def count_tags(root: Element | None) -> Counter[str]:
+    """How many elements of each tag the tree below `root` holds, `root`
+    included. Gathered a level at a time: a comprehension over a level
+    costs less than a step of a stack for every element."""
+    counts: Counter[str] = Counter()
+    level = [root] if root is not None else []
+    while level:
+        counts.update([el.tag for el in level])
+        level = [c for el in level for c in el.children if not isinstance(c, str)]
+    return counts
