@@ -194,9 +194,12 @@ def row(found: dict[str, float]) -> np.ndarray:
 
 
 def _linked(blocks) -> list[bool]:
-    """Whether each block sits in a link. Each element's answer is its
-    parent's or its own tag's, found once a page: a block costs a look-up,
-    not a look at each of its containers."""
+    """Whether each block sits in a link: as split_blocks' walk found it
+    (Block.linked). For blocks pickled before they carried it, each
+    element's answer is its parent's or its own tag's, found once a page:
+    a block costs a look-up, not a look at each of its containers."""
+    if not blocks or blocks[0].linked is not None:
+        return [b.linked for b in blocks]
     within: dict[Any, bool] = {}
     out = []
     for b in blocks:

@@ -41,6 +41,10 @@ class Block:
     # <body>. Found in the same walk, for the decoding (victor.decoding.layout);
     # None in a block pickled before blocks carried it.
     box: int | None = None
+    # Whether the block sits in a link (<a>), counted in the same walk for
+    # the page type's signals; None in a block pickled before blocks
+    # carried it.
+    linked: bool | None = None
 
     @property
     def tags(self) -> tuple[str, ...]:
@@ -73,6 +77,7 @@ def split_blocks(body: Element) -> tuple[list[Block], Counter[str]]:
     divs: list[int] = [-1]
     tds: list[int] = [-1]
     div_count = td_count = 0
+    links = 0  # the <a> elements on the path
     lines: list[Element | None] = [None]  # the innermost line box on the path
     numbers: dict[Element, int] = {}  # each line box's number, given by its first block
 
@@ -84,7 +89,7 @@ def split_blocks(body: Element) -> tuple[list[Block], Counter[str]]:
             line = lines[-1]
             box = -1 if line is None else numbers.setdefault(line, len(numbers))
             blocks.append(Block(len(blocks), text, tuple(path), tuple(splits), divs[-1], tds[-1],
-                                start, stop, box))
+                                start, stop, box, links > 0))
             splits.clear()
 
     # The walk: for each element on the path, an iterator over its numbered
@@ -116,6 +121,8 @@ def split_blocks(body: Element) -> tuple[list[Block], Counter[str]]:
             elif tag == "td":
                 td_count += 1
                 tds.append(td_count)
+            elif tag == "a":
+                links += 1
             path.append(child)
             lines.append(child if tag in BLOCK_LEVEL else lines[-1])
             stack.append(enumerate(child.children))
@@ -132,6 +139,8 @@ def split_blocks(body: Element) -> tuple[list[Block], Counter[str]]:
                 divs.pop()
             elif tag == "td":
                 tds.pop()
+            elif tag == "a":
+                links -= 1
             if tag not in VOID:
                 splits.append("/" + tag)
     tags = Counter(met)
