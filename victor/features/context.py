@@ -51,7 +51,9 @@ _NO_WORDS: frozenset[str] = frozenset()
 class Paths:
     """What the features need to know of the elements each block sits in."""
     masks: list[int]  # bit i: a container of the i-th CONTAINERS class
-    nearest: list[Element | None]  # the innermost block-level container
+    # The number (`elements` below) of the innermost block-level
+    # container, -1 where there is none.
+    nearest: list[int]
     class_words: list[frozenset[str]]  # words of the containers' class and id
     # The number of the distinct path of (tag, class) pairs from <body>
     # down, -1 directly in <body>: path.py's template positions.
@@ -61,7 +63,14 @@ class Paths:
     kinds: list[int]
     # semantic.py's bits of each block, carried down its containers; None
     # where no semantic feature is selected.
-    semantic: list[int] | None = None
+    semantic: list[int] | None
+    # The containers' tree: the elements blocks sit in, numbered as the
+    # blocks first meet them (a parent before its children), each one's
+    # parent's number (-1: <body>), and each block's innermost
+    # container's number (-1: straight in <body>).
+    elements: list[Element]
+    parents: list[int]
+    inner: list[int]
 
 
 @lru_cache(maxsize=16384)
@@ -83,32 +92,45 @@ def paths(blocks: list[Block], class_words: bool,
     walk down from <body>. Class words are split only when asked for, and
     the bits `own_bits` gives each element (semantic.py's) carried down
     the path only when it is given: one walk for every family that reads
-    the containers' tags and attributes.
+    the containers' tags and attributes. The walk numbers the elements as
+    it meets them, a parent before its children, and keeps their tree as
+    flat lists (Paths.elements, parents, inner), which the families that
+    sum words up the tree (candidate.*, Context.words_below) read instead
+    of walking every block's containers again.
     """
-    root = (0, None, _NO_WORDS, -1, 0)
+    # Each element's (mask, nearest, words, template, bits) at its number
+    # plus one; <body>'s first.
+    infos: list[tuple[int, int, frozenset[str], int, int]] = [(0, -1, _NO_WORDS, -1, 0)]
     # Elements compare and hash by identity (Element has eq=False).
-    memo: dict[Element, tuple[int, Element | None, frozenset[str], int, int]] = {}
+    number: dict[Element, int] = {}
+    elements: list[Element] = []
+    parents: list[int] = []
+    inner: list[int] = []
     split: dict[str, frozenset[str]] = {}
     # A page's repeated paths add the same class and id to the same words:
     # the words below such a step are looked up by the three at once.
     below: dict[tuple[frozenset[str], str, str], frozenset[str]] = {}
     templates: dict[tuple[int, str, str], int] = {}
-    out = []
     for b in blocks:
         path = b.containers
-        info = memo.get(path[-1]) if path else root
-        if info is None:
+        last = number.get(path[-1], -2) if path else -1
+        if last == -2:
+            # The containers not met before are the innermost ones, below
+            # the last one met.
             k = len(path) - 1
-            while k >= 0 and path[k] not in memo:
+            while k >= 0 and path[k] not in number:
                 k -= 1
-            info = memo[path[k]] if k >= 0 else root
+            last = number[path[k]] if k >= 0 else -1
             for el in path[k + 1:]:
-                mask, nearest, words, template, bits = info
+                mask, nearest, words, template, bits = infos[last + 1]
+                parents.append(last)
+                last = number[el] = len(elements)
+                elements.append(el)
                 tag = el.tag
                 attrs = el.attrs
                 mask |= _CONTAINER_BITS.get(tag, 0)
                 if tag in BLOCK_LEVEL:
-                    nearest = el
+                    nearest = last
                 cls = attrs.get("class", "")
                 if class_words and (cls or "id" in attrs):
                     step = (words, cls, attrs.get("id", ""))
@@ -124,8 +146,9 @@ def paths(blocks: list[Block], class_words: bool,
                 template = templates.setdefault((template, tag, cls), len(templates))
                 if own_bits is not None:
                     bits |= own_bits(el)
-                info = memo[el] = (mask, nearest, words, template, bits)
-        out.append(info)
+                infos.append((mask, nearest, words, template, bits))
+        inner.append(last)
+    out = [infos[i + 1] for i in inner]
     masks, nearest, words, template_of, bits = zip(*out) if out else ((), (), (), (), ())
     # A template's kind follows from its parent's: one step per distinct
     # path, not per element. The dict keeps insertion order, parents first.
@@ -136,7 +159,7 @@ def paths(blocks: list[Block], class_words: bool,
         kind_of_template.append(kinds.setdefault((up, tag, kind(classes)), len(kinds)))
     return Paths(list(masks), list(nearest), list(words), list(template_of),
                  [kind_of_template[t] if t >= 0 else -1 for t in template_of],
-                 list(bits) if own_bits is not None else None)
+                 list(bits) if own_bits is not None else None, elements, parents, inner)
 
 
 @dataclass(slots=True)
@@ -192,6 +215,29 @@ class Context:
         wanted = not semantic.FEATURES.keys().isdisjoint(self.names)
         return paths(self.blocks, class_words="class-words" in self.names,
                      own_bits=semantic.element_bits if wanted else None)
+
+    @cached_property
+    def words_below(self) -> tuple[list[int], list[int]]:
+        """Each container's words (by its number in `paths`) and those of
+        them inside <a>: its blocks', down to the innermost containers.
+        Summed on each block's innermost container, then carried up to the
+        parents, children first (a child's number is above its parent's):
+        once an element, not once a block and container."""
+        paths = self.paths
+        words_in = [0] * len(paths.elements)
+        linked_in = [0] * len(paths.elements)
+        for el, w, linked in zip(paths.inner, self.words.tolist(), self.in_link.tolist()):
+            if w and el >= 0:
+                words_in[el] += w
+                if linked:
+                    linked_in[el] += w
+        parents = paths.parents
+        for el in range(len(parents) - 1, -1, -1):
+            up = parents[el]
+            if up >= 0:
+                words_in[up] += words_in[el]
+                linked_in[up] += linked_in[el]
+        return words_in, linked_in
 
     @cached_property
     def masks(self) -> np.ndarray:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterator
 from urllib.parse import urlsplit
@@ -33,6 +32,7 @@ import numpy as np
 
 from victor.boosters import Booster, BoosterError
 from victor.errors import VictorError
+from victor.reading.blocks import count_tags
 
 TYPES = ("article", "collection", "documentation", "forum", "listing", "product", "service")
 
@@ -153,7 +153,7 @@ def signals(page, paths: np.ndarray, url: str = "") -> dict[str, float]:
     out["og.none"] = float(not og)
     for group, names in _DECLARED_GROUPS.items():
         out[group] = float(sum(t in names for t in page.meta.declared_types))
-    tags = _tags(page.body)
+    tags = page.tags if page.tags is not None else count_tags(page.body)
     nblocks = max(len(page.blocks), 1)
     for t in _TAGS:
         out[f"tag.{t}"] = float(tags.get(t, 0))
@@ -194,22 +194,13 @@ def row(found: dict[str, float]) -> np.ndarray:
     return np.array([found.get(name, np.nan) for name in SIGNALS], dtype=np.float64)
 
 
-def _tags(body) -> dict[str, int]:
-    """How many elements of each tag the tree holds, the body's own
-    included. Gathered a level at a time: a comprehension over a level
-    costs less than a step of a stack for every element."""
-    counts: Counter[str] = Counter()
-    level = [body] if body is not None else []
-    while level:
-        counts.update([el.tag for el in level])
-        level = [c for el in level for c in el.children if not isinstance(c, str)]
-    return counts
-
-
 def _linked(blocks) -> list[bool]:
-    """Whether each block sits in a link. Each element's answer is its
-    parent's or its own tag's, found once a page: a block costs a look-up,
-    not a look at each of its containers."""
+    """Whether each block sits in a link: as split_blocks' walk found it
+    (Block.linked). For blocks pickled before they carried it, each
+    element's answer is its parent's or its own tag's, found once a page:
+    a block costs a look-up, not a look at each of its containers."""
+    if not blocks or blocks[0].linked is not None:
+        return [b.linked for b in blocks]
     within: dict[Any, bool] = {}
     out = []
     for b in blocks:

@@ -11,6 +11,7 @@ the groups that separate one big content area from menus).
 from __future__ import annotations
 
 import reprlib
+from collections import Counter
 from dataclasses import dataclass
 
 from victor.reading.layout import BLOCK_LEVEL
@@ -40,6 +41,10 @@ class Block:
     # <body>. Found in the same walk, for the decoding (victor.decoding.layout);
     # None in a block pickled before blocks carried it.
     box: int | None = None
+    # Whether the block sits in a link (<a>), counted in the same walk for
+    # the page type's signals; None in a block pickled before blocks
+    # carried it.
+    linked: bool | None = None
 
     @property
     def tags(self) -> tuple[str, ...]:
@@ -54,12 +59,17 @@ class Block:
                 f"div_group={self.div_group}, td_group={self.td_group})")
 
 
-def split_blocks(body: Element) -> list[Block]:
-    """Blocks in document order. Whitespace-only text makes no block, but
-    the tags around it still count as passed. Aside elements (formulas kept
-    for the output) are passed over as if absent: the text on either side
-    of one is one block, as it was when they were deleted."""
+def split_blocks(body: Element) -> tuple[list[Block], Counter[str]]:
+    """Blocks in document order, and how many elements of each tag the
+    tree holds (`count_tags`), counted on the way for the page type's
+    signals (victor.page_type), which no longer walk the tree again.
+    Whitespace-only text makes no block, but the tags around it still count
+    as passed. Aside elements (formulas kept for the output) are passed
+    over as if absent: the text on either side of one is one block, as it
+    was when they were deleted."""
     blocks: list[Block] = []
+    met = [body.tag]  # the tag of each element the walk meets
+    asides: list[Element] = []
     splits: list[str] = []
     pending: list[str] = []  # text nodes not yet separated by a tag
     start = 0  # where the pending text starts among its parent's children
@@ -67,6 +77,7 @@ def split_blocks(body: Element) -> list[Block]:
     divs: list[int] = [-1]
     tds: list[int] = [-1]
     div_count = td_count = 0
+    links = 0  # the <a> elements on the path
     lines: list[Element | None] = [None]  # the innermost line box on the path
     numbers: dict[Element, int] = {}  # each line box's number, given by its first block
 
@@ -78,7 +89,7 @@ def split_blocks(body: Element) -> list[Block]:
             line = lines[-1]
             box = -1 if line is None else numbers.setdefault(line, len(numbers))
             blocks.append(Block(len(blocks), text, tuple(path), tuple(splits), divs[-1], tds[-1],
-                                start, stop, box))
+                                start, stop, box, links > 0))
             splits.clear()
 
     # The walk: for each element on the path, an iterator over its numbered
@@ -97,7 +108,9 @@ def split_blocks(body: Element) -> list[Block]:
                     start = i
                 continue
             tag = child.tag
+            met.append(tag)
             if tag in ASIDE:
+                asides.append(child)
                 continue
             if pending:
                 flush(i)
@@ -108,6 +121,8 @@ def split_blocks(body: Element) -> list[Block]:
             elif tag == "td":
                 td_count += 1
                 tds.append(td_count)
+            elif tag == "a":
+                links += 1
             path.append(child)
             lines.append(child if tag in BLOCK_LEVEL else lines[-1])
             stack.append(enumerate(child.children))
@@ -124,6 +139,24 @@ def split_blocks(body: Element) -> list[Block]:
                 divs.pop()
             elif tag == "td":
                 tds.pop()
+            elif tag == "a":
+                links -= 1
             if tag not in VOID:
                 splits.append("/" + tag)
-    return blocks
+    tags = Counter(met)
+    for aside in asides:
+        tags.update(count_tags(aside))
+        tags[aside.tag] -= 1  # met already
+    return blocks, tags
+
+
+def count_tags(root: Element | None) -> Counter[str]:
+    """How many elements of each tag the tree below `root` holds, `root`
+    included. Gathered a level at a time: a comprehension over a level
+    costs less than a step of a stack for every element."""
+    counts: Counter[str] = Counter()
+    level = [root] if root is not None else []
+    while level:
+        counts.update([el.tag for el in level])
+        level = [c for el in level for c in el.children if not isinstance(c, str)]
+    return counts

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reprlib
+from collections import Counter
 from dataclasses import dataclass, fields
 from urllib.parse import urljoin
 
@@ -29,6 +30,10 @@ class Page:
     # the page's relative links resolve against.
     body: Element | None = None
     base: str = ""
+    # How many elements of each tag `body` holds, itself included, counted
+    # in split_blocks' walk for the page type's signals; None where a page
+    # was made without them.
+    tags: Counter[str] | None = None
 
     @property
     def base_url(self) -> str:
@@ -81,18 +86,18 @@ def read_page(data: bytes | str, config: Config, source: str = "-",
     doc = parse(data, config.parser, declared_encoding, source)
     pre = preclean(doc.root, config.tag_delete)
     meta = read_meta(doc.root.attrs.get("lang", ""), pre.declared)
-    blocks = split_blocks(pre.body)
+    blocks, tags = split_blocks(pre.body)
     recovered = list(doc.recovered)
     if not blocks and "noscript" in config.tag_delete:
         doc = parse(data, config.parser, declared_encoding, source)  # preclean changed the tree
         pre = preclean(doc.root, config.tag_delete - {"noscript"})
-        blocks = split_blocks(pre.body)
+        blocks, tags = split_blocks(pre.body)
         if blocks:
             recovered.append("text only in <noscript>")
     body = pre.body
     if not blocks and meta.description:
         body = Element("body", {}, [Element("p", {}, [meta.description])])
-        blocks = split_blocks(body)
+        blocks, tags = split_blocks(body)
         recovered.append("text only in the description <meta>")
     return Page(source, pre.url or url, pre.title, doc.encoding, blocks, meta, tuple(recovered),
-                body, pre.base)
+                body, pre.base, tags)

@@ -54,84 +54,49 @@ def _named_prior(tag: str, cls: str | None, id_: str | None) -> float:
 def compute(ctx: Context) -> dict[str, list]:
     blocks = ctx.blocks
     n = len(blocks)
-    nearest = ctx.paths.nearest
-    # Each paragraph: the text of the blocks whose nearest block-level
-    # element it is, and where it sits in their path.
-    chars: dict[Element, int] = {}
-    commas: dict[Element, int] = {}
-    depth_of: dict[Element, int] = {}
-    first_block: dict[Element, int] = {}
-    # Every element blocks sit in, once: its parent and depth. Words are
-    # summed on the innermost element, then carried up once an element,
-    # not once a block and container.
-    parent: dict[Element, Element | None] = {}
-    depth: dict[Element, int] = {}
-    words_in: dict[Element, int] = {}
-    linked_in: dict[Element, int] = {}
-    words, in_link = ctx.words.tolist(), ctx.in_link.tolist()
-    for i, b in enumerate(blocks):
-        el = nearest[i]
-        path = b.containers
-        if el is not None:
+    paths = ctx.paths
+    elements, parents, inner = paths.elements, paths.parents, paths.inner
+    # Each paragraph (each block's nearest block-level container, by its
+    # number): the characters and commas of its blocks, in the order the
+    # blocks first meet it, which decides a tie for the best score.
+    chars: dict[int, int] = {}
+    commas: dict[int, int] = {}
+    for el, b in zip(paths.nearest, blocks):
+        if el >= 0:
             chars[el] = chars.get(el, 0) + len(b.text)
             commas[el] = commas.get(el, 0) + len(_COMMAS.findall(b.text))
-            if el not in depth_of:
-                depth_of[el] = path.index(el)
-                first_block[el] = i
-        if not path:
-            continue
-        last = path[-1]
-        k = len(path) - 1
-        while k >= 0 and path[k] not in depth:
-            depth[path[k]] = k
-            parent[path[k]] = path[k - 1] if k else None
-            k -= 1
-        w = words[i]
-        if w:
-            words_in[last] = words_in.get(last, 0) + w
-            if in_link[i]:
-                linked_in[last] = linked_in.get(last, 0) + w
-    order = sorted(depth, key=depth.__getitem__)
-    for el in reversed(order):  # children before their parents
-        up = parent[el]
-        if up is not None:
-            if el in words_in:
-                words_in[up] = words_in.get(up, 0) + words_in[el]
-            if el in linked_in:
-                linked_in[up] = linked_in.get(up, 0) + linked_in[el]
-    score: dict[Element, float] = {}
+    words_in, linked_in = ctx.words_below
+    score: dict[int, float] = {}
     for el, size in chars.items():
         if size < _MIN_CHARS:
             continue
         points = 1 + commas[el] + min(size // 100, 3)
-        path = blocks[first_block[el]].containers
-        k = depth_of[el]
-        for up, weight in ((1, 1.0), (2, 0.5)):
-            if k - up < 0:
+        anc = el
+        for weight in (1.0, 0.5):
+            anc = parents[anc]
+            if anc < 0:
                 break
-            anc = path[k - up]
             if anc not in score:
-                score[anc] = _prior(anc)
+                score[anc] = _prior(elements[anc])
             score[anc] += points * weight
-    final = {el: s * (1 - linked_in.get(el, 0) / words_in[el]) if words_in.get(el) else s
+    final = {el: s * (1 - linked_in[el] / words_in[el]) if words_in[el] else s
              for el, s in score.items()}
     best_el = max(final, key=final.get, default=None)
     best = final[best_el] if best_el is not None else 0.0
-    # Down the tree: the best score on each element's path from the root
-    # (none scored counts as 0, which the share's floor of 0 reads alike),
-    # and whether the path passes the best element.
-    top: dict[Element, float] = {}
-    inside: dict[Element, bool] = {}
-    for el in order:
-        up = parent[el]
-        top[el] = max(final.get(el, 0.0), top[up] if up is not None else 0.0)
-        inside[el] = el is best_el or (up is not None and inside[up])
+    # Down the tree, a parent before its children: the best score on each
+    # element's path from the root (none scored counts as 0, which the
+    # share's floor of 0 reads alike), and whether the path passes the best
+    # element.
+    top: list[float] = []
+    inside: list[bool] = []
+    for el, up in enumerate(parents):
+        top.append(max(final.get(el, 0.0), top[up] if up >= 0 else 0.0))
+        inside.append(el == best_el or (up >= 0 and inside[up]))
     in_best, share = [0] * n, [0.0] * n
-    for i, b in enumerate(blocks):
-        if b.containers and best > 0:
-            last = b.containers[-1]
+    for i, last in enumerate(inner):
+        if last >= 0 and best > 0:
             share[i] = min(max(top[last] / best, 0.0), 1.0)
             in_best[i] = int(inside[last])
-        elif b.containers:
-            in_best[i] = int(inside[b.containers[-1]])
+        elif last >= 0:
+            in_best[i] = int(inside[last])
     return {"candidate.in-best": in_best, "candidate.share": share}

@@ -25,33 +25,10 @@ def _share(part: int, whole: int) -> float:
 
 
 def compute(ctx: Context) -> dict[str, list]:
-    blocks = ctx.blocks
-    # Words before block i: the words of blocks i..j are a difference.
-    all_before = [0, *np.cumsum(ctx.words).tolist()]
-    linked_before = [0, *np.cumsum(ctx.words * ctx.in_link).tolist()]
-    whole_page = _share(linked_before[-1], all_before[-1])
-    share: dict[int, float] = {}
-    container = []
-    for i, el in enumerate(ctx.paths.nearest):
-        if el is None:
-            container.append(whole_page)
-            continue
-        s = share.get(id(el))
-        if s is None:
-            # The blocks inside an element are consecutive: those whose path
-            # has it at the same depth.
-            path = blocks[i].containers
-            k = len(path) - 1
-            while path[k] is not el:
-                k -= 1
-            lo = hi = i
-            while lo > 0 and len(p := blocks[lo - 1].containers) > k and p[k] is el:
-                lo -= 1
-            while hi + 1 < len(blocks) and len(p := blocks[hi + 1].containers) > k and p[k] is el:
-                hi += 1
-            s = share[id(el)] = _share(linked_before[hi + 1] - linked_before[lo],
-                                       all_before[hi + 1] - all_before[lo])
-        container.append(s)
+    words_in, linked_in = ctx.words_below
+    whole_page = _share(int((ctx.words * ctx.in_link).sum()), int(ctx.words.sum()))
+    container = [whole_page if el < 0 else _share(linked_in[el], words_in[el])
+                 for el in ctx.paths.nearest]
     groups = ctx.div_groups
     linked = groups.words - groups.unlinked
     group_share = np.divide(linked, groups.words, out=np.zeros(len(linked)),
