@@ -336,10 +336,12 @@ def bars(cache: str, q_path: str | None, specs: list[str], types: str | None = N
 
 
 def decide(cache: str, config_name: str, unset: str, q_path: str | None = None,
-           types: str | None = None) -> None:
+           types: str | None = None, shipped: bool = False) -> None:
     """The config as it is against the same config without `unset` (a key
     of its second pass), each page decided by victor.decoding.decide on the
-    saved probabilities, its article probability the classifier's."""
+    saved probabilities, its type probabilities the cross-fitted
+    classifier's (or, `shipped`, the shipped general model's, which learnt
+    from WCXB's typed pages alone: held out for CleanEval and Dragnet)."""
     from victor.batch.inputs import read_input
     from victor.cleaner import Cleaner
 
@@ -348,11 +350,18 @@ def decide(cache: str, config_name: str, unset: str, q_path: str | None = None,
     field_name = unset.replace("-", "_")
     without = replace(config, second_pass=replace(config.second_pass, **{field_name: None}))
     reader = Cleaner(config_name)
+    typer = Cleaner() if shipped else None
     found = []
-    for pg in data["pages"]:
+    for i, pg in enumerate(data["pages"]):
         anno = Path(pg["name"])
         html = next(anno.parent.glob(anno.stem + ".html*"))
         found.append(decoding.layout(reader.read(read_input(str(html))).blocks))
+        if typer is not None:
+            page = typer.read(read_input(str(html)))
+            columns = features.columns(page, typer.config, typer.lm, typer.selected)
+            kinds = page_type.type_probabilities(typer.trained.page_type, page,
+                                                 page_paths(columns, page.blocks))
+            data["types"][i] = [kinds[t] for t in TYPES]
     if q_path:
         with open(q_path, "rb") as f:
             qs = pickle.load(f)
@@ -458,6 +467,8 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--unset", required=True, help="a key of the config's second pass")
     d.add_argument("--q")
     d.add_argument("--types", help="a classify --out file")
+    d.add_argument("--shipped-types", action="store_true",
+                   help="the shipped general model's classifier's types")
     m = sub.add_parser("mix")
     m.add_argument("cache")
     m.add_argument("q_types", help="a trees --save file")
@@ -475,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "mix":
         mix(args.cache, args.q_types, args.rules, args.q)
     elif args.command == "decide":
-        decide(args.cache, args.config, args.unset, args.q, args.types)
+        decide(args.cache, args.config, args.unset, args.q, args.types, args.shipped_types)
     else:
         bars(args.cache, args.q, args.specs, args.types)
     return 0
