@@ -32,6 +32,7 @@ older than a key), against the same config with a second-pass key unset.
 `mix` takes a `trees --save` file's probabilities for the pages a rule
 names (`many:P`: a collection or a listing together at P or more;
 `notart:P`: not an article at P or more) and the saved ones elsewhere,
+or (`avg:W`) on every page the two averaged, the file's weighed W;
 decided as shipped (an article at 0.9 its bars).
 """
 
@@ -397,6 +398,10 @@ def mix(cache: str, q_types: str, rules: list[str], q_path: str | None = None) -
     show("shipped", scores(data, qs, article))
     for rule in rules:
         kind, _, at = rule.partition(":")
+        if kind == "avg":  # every page: the two sets of trees averaged, the second weighed AT
+            w = float(at)
+            show(rule, scores(data, [(1 - w) * q + w * o for q, o in zip(qs, other)], article))
+            continue
         share = {"many": lambda p: p[TYPES.index("collection")] + p[TYPES.index("listing")],
                  "notart": lambda p: 1 - p[TYPES.index("article")]}[kind]
         chosen = [share(prob[i]) >= float(at) for i in range(len(qs))]
