@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import repeat
 
 from victor.output.characters import readable
 from victor.reading.layout import BLOCK_LEVEL
@@ -79,10 +80,10 @@ def text_free(el: Element) -> tuple[list[Node], Found | None]:
                 found.captions.append(e)
             else:
                 found.figure = True
-                stack.extend((c, away) for c in reversed(e.children))
+                stack.extend(zip(reversed(e.children), repeat(away)))
         elif e.tag not in _UNSEEN:
             away = away or e.tag == "a" and _away(e.attrs.get("href", ""))
-            stack.extend((c, away) for c in reversed(e.children))
+            stack.extend(zip(reversed(e.children), repeat(away)))
     if found is not None and not found.images:
         return ([], None) if found.captions else (out, None)
     return out, found

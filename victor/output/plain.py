@@ -43,6 +43,8 @@ def layout_lines(tree: Element) -> list[Line]:
 
     def flush() -> None:
         nonlocal tight, number
+        if not parts:  # every box's edge flushes; most have nothing to
+            return
         line = collapse("".join(parts))
         parts.clear()
         if line:

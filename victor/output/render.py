@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from html import escape
+from itertools import repeat
 
 from victor.reading.layout import BLOCK_LEVEL
 from victor.output.characters import readable
@@ -51,7 +52,8 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
     out: list[str] = []
     line_start = True
     # Items: (node, where it stands: _PRE, _ITEM, ... bits) to write, or a
-    # closing tag (a str).
+    # closing tag (a str). Children go on by zip and repeat, which make
+    # the pairs without running Python for each.
     stack: list[object] = [(tree, 0)]
     while stack:
         item = stack.pop()
@@ -104,14 +106,14 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
                 out.append(f"\n<p>[^{el.attrs['note']}]: ")
                 stack.append("</p>")
                 line_start = False
-                stack.extend((c, where | _ITEM) for c in reversed(el.children))
+                stack.extend(zip(reversed(el.children), repeat(where | _ITEM)))
                 continue
         if for_markdown and tag in ("ol", "ul") and el.children and all(
                 isinstance(c, str) or "note" in c.attrs for c in el.children):
-            stack.extend((c, where) for c in reversed(el.children))  # a list of notes
+            stack.extend(zip(reversed(el.children), repeat(where)))  # a list of notes
             continue
         if for_markdown and tag == "ol" and (parts := _numbered_runs(el)):
-            stack.extend((part, where) for part in reversed(parts))
+            stack.extend(zip(reversed(parts), repeat(where)))
             continue
         if for_markdown and not where & _ITEM and tag in ("dl", "dt", "dd"):
             # A definition list: each term a line, each definition a line
@@ -122,7 +124,7 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
                 stack.extend(("</p>", _TERM) if tag == "dt" else ("</p>",))
                 line_start = tag == "dt"
                 where |= _ITEM
-            stack.extend((c, where) for c in reversed(el.children))
+            stack.extend(zip(reversed(el.children), repeat(where)))
             continue
         if tag == "img":  # one without an address shows nothing
             if options.images and el.attrs.get("src"):
@@ -146,7 +148,7 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
             stack.append(" ")
             unwrap = True
         if not unwrap:
-            attrs = _attributes(el.attrs) if tag == el.tag else ""
+            attrs = _attributes(el.attrs) if el.attrs and tag == el.tag else ""
             if tag in BLOCK_LEVEL:
                 if out and out[-1] == "<br>":
                     out.pop()  # a break before a box
@@ -160,7 +162,7 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
             where |= _ITEM
         elif tag in ("ul", "ol"):
             where &= ~_ITEM
-        stack.extend((c, where) for c in reversed(el.children))
+        stack.extend(zip(reversed(el.children), repeat(where)))
     return "".join(out)
 
 
@@ -302,7 +304,6 @@ def _options():
 
 
 _BLANK_LINES = re.compile(r"\n{3,}")
-_TRAILING = re.compile(r"[ \t]+$", re.MULTILINE)
 
 
 # What ends a term's paragraph and starts a definition's until
@@ -331,5 +332,11 @@ def _convert(html: str) -> str:
     out = (convert(html, _options()).content or "").replace(MARK, "\\")
     if _DEFINITION in out or _TERM in out:
         out = _definitions(out)
-    out = _BLANK_LINES.sub("\n\n", _TRAILING.sub("", out)).strip("\n")
+    # Lines' trailing spaces by str.rstrip and blank lines by the pattern
+    # only where there are three line breaks: a pattern that tries at every
+    # space or break of the page's text took 0.3 ms a page.
+    out = "\n".join([line.rstrip(" \t") for line in out.split("\n")])
+    if "\n\n\n" in out:
+        out = _BLANK_LINES.sub("\n\n", out)
+    out = out.strip("\n")
     return out + "\n" if out.strip() else ""

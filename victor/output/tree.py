@@ -136,8 +136,8 @@ def _copy(body: Element, runs, marked, headers, base: str) -> Element:
             if run is not None:
                 stop, label = run
                 if label != OTHER:
-                    dst.children.extend(readable(node) if isinstance(node, str) else _formula(node)
-                                        for node in children[i:stop])
+                    dst.children += [readable(node) if isinstance(node, str) else _formula(node)
+                                     for node in children[i:stop]]
                     shown = True
                 i = stop
                 continue
