@@ -13,7 +13,7 @@ gold keeps:
 - code: the non-empty lines of each `<pre>`; intact when a line of the
   output is that line (whitespace folded);
 - table rows: the rows of tables of two columns or more; kept when every
-  cell's text is in the output, as a row when one line of the output holds
+  cell's text is in the output (a Markdown output as its text, below), as a row when one line of the output holds
   the cells in order, each a cell of its own (split on `|` or tabs);
 - links: `<a href>` inside a paragraph or list item with other text; kept
   as a link when the output has `[text](` (the text may be set in code or
@@ -38,8 +38,10 @@ the gold that starts with a letter, ends with `.`, `!` or `?` and has 8
 words or more (split on whitespace). Text is read as tokens: words (`\w+`)
 and single marks of punctuation, lowercased, with typographic quotes,
 dashes and the ellipsis read as the plain ones; a Markdown output is read
-as its text (links, images, emphasis and backslash escapes as the text they
-stand for). A line counts for an output when one stretch of the output's
+as its text: rendered by a CommonMark parser with GFM's tables
+(markdown-it-py), a link as its text, a picture as its alt text, an escape
+as its mark. A Markdown output's kept images' alt text and table rows are
+read the same way. A line counts for an output when one stretch of the output's
 tokens, at most twice the line's length, holds half of the line's tokens or
 more in the line's order (their longest common subsequence). Each counted
 line is, first that applies:
@@ -101,11 +103,6 @@ _EMPHASIS = re.compile(r"(?<![\w*])\*(\S(?:.*?\S)?)\*(?![\w*])")
 _MARKED_LINK = re.compile(r"\[(\*\*|\*|_|`)([^\]]*?)\1\]\(")
 # Markdown's backslash escapes of punctuation.
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
-_HIDDEN = 0xF0000  # an escaped mark hides at this offset while the markup goes
-_HIDDEN_MARK = re.compile("[\U000F0021-\U000F007E]")
-_HARD_BREAK = re.compile(r"\\$")
-_LINKED = re.compile(r"!?\[([^\[\]]*)\]\([^)]*\)")  # a link or an image: its text
-_MARKS = re.compile(r"`|</?su[pb]>|^(?:\s*> ?)+")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 # Typographic quotes, dashes and the ellipsis read as the plain ones: which
 # of them a cleaner prints is no part of the text's integrity.
@@ -219,24 +216,23 @@ class Counts:
             raw = _unmarked(raw)
         lines = [fold(line) for line in raw]
         line_set = set(lines)
-        folded = fold("\n".join(raw))
+        text = markdown_text(out) if markdown else out
+        read = fold(text)
         self.code[0] += sum(line in line_set for line in s.code_lines)
         self.code[1] += len(s.code_lines)
         for cells in s.rows:
-            self.rows_kept[0] += all(c in folded for c in cells)
+            self.rows_kept[0] += all(c in read for c in cells)
             self.rows[0] += any(_as_row(line, cells, markdown) for line in raw)
         self.rows_kept[1] += len(s.rows)
         self.rows[1] += len(s.rows)
         linked = fold(_MARKED_LINK.sub(r"[\2](", out)) if markdown else as_written
-        self.links[0] += sum(f"[{text}](" in linked for text in s.links)
+        self.links[0] += sum(f"[{link}](" in linked for link in s.links)
         self.links[1] += len(s.links)
         items = [_MARKER.sub("", line) for line in lines if _MARKER.match(line)]
         if markdown:  # an item's escaped marks read as the marks
             items = [_ESCAPED.sub(r"\1", item) for item in items]
-        self.items[0] += sum(any(text in item for item in items) for text in s.items)
+        self.items[0] += sum(any(t in item for item in items) for t in s.items)
         self.items[1] += len(s.items)
-        text = markdown_text(out) if markdown else out
-        read = fold(text)
         self.alts[0] += sum(alt in read for alt in s.alts)
         self.alt_images[0] += sum(f"![{alt}](" in as_written for alt in s.alts)
         self.alts[1] += len(s.alts)
@@ -421,19 +417,37 @@ def fates(prose: list[list[str]], text: str) -> Counter:
 
 
 def markdown_text(markdown: str) -> str:
-    """A Markdown output read as the text a reader sees: a link or an image
-    as its text, a backslash-escaped mark as the mark (`\\[` as `[`, `1\\.`
-    as `1.`), without the marks of code, emphasis, quotes and hard breaks;
-    a literal `[` stays. Fenced code as it is."""
-    return "\n".join(_outside_fences(markdown.split("\n"), _read_markdown))
+    """A Markdown output read as the text a reader sees: rendered by a
+    CommonMark parser (markdown-it-py, with GFM's tables), each block of
+    the HTML on lines of its own, a picture as its alt text, a table's
+    cells apart. Patterns cannot read Markdown: a link's text may hold
+    brackets (`[[Kearns '98]](…)`), an escape stands for its mark, and
+    what a renderer would not read as markup is text."""
+    from markdown_it import MarkdownIt
+
+    html = MarkdownIt("commonmark").enable("table").render(markdown)
+    out: list[str] = []
+    stack: list[Element | str] = [parse(html.encode()).root]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, str):
+            out.append(e)
+        elif e.tag == "img":
+            out.append(e.attrs.get("alt") or "")
+        elif e.tag == "br":
+            out.append("\n")
+        else:
+            apart = e.tag in _READ_APART
+            if apart:
+                stack.append("\n")
+            stack.extend(reversed(e.children))
+            if apart:
+                out.append("\n")
+    return "".join(out)
 
 
-def _read_markdown(line: str) -> str:
-    # The escaped marks hide from the markup's patterns, then show as themselves.
-    line = _ESCAPED.sub(lambda m: chr(_HIDDEN + ord(m[1])), _HARD_BREAK.sub("", line))
-    line = _EMPHASIS.sub(r"\1", _STRONG.sub(r"\1", _MARKS.sub("", _LINKED.sub(
-        r"\1", _LINKED.sub(r"\1", line)))))  # twice: an image inside a link
-    return _HIDDEN_MARK.sub(lambda m: chr(ord(m[0]) - _HIDDEN), line)
+# The rendered Markdown's elements whose text stands apart from its neighbours'.
+_READ_APART = frozenset("p h1 h2 h3 h4 h5 h6 li pre blockquote tr td th table hr dd dt".split())
 
 
 # --- the runs -----------------------------------------------------------------

@@ -118,3 +118,19 @@ def test_an_images_alt_text_the_gold_keeps_is_counted_kept_and_as_an_image():
     as_text.add(s, gold, gold, False)
     assert as_image.alts == as_text.alts == [len(s.alts), len(s.alts)]
     assert as_image.alt_images[0] >= 1 and as_text.alt_images[0] == 0
+
+
+def test_a_markdown_tables_rows_are_read_as_a_commonmark_renderer_reads_them():
+    # 0424's reading list: cells of links whose text is in brackets
+    # ("[[Kearns et al. '98]](…)"), which patterns read as no link.
+    html = read_input(str(WCXB / "0424.html.gz"))
+    gold = (WCXB / "0424.txt").read_text(encoding="utf-8")
+    row = next(cells for cells in structure.structure(html, gold).rows
+               if any("[kearns et al. '98]" in cell for cell in cells))
+    from victor.cleaner import extract
+
+    read = structure.fold(markdown_text(extract(html, output="markdown")))
+    assert all(cell in read for cell in row)
+    counts = Counts()
+    counts.add(structure.structure(html, gold), extract(html, output="markdown"), gold, True)
+    assert counts.rows_kept[0] >= counts.rows[0] > 0
