@@ -53,7 +53,7 @@ class Tagger:
         self.weights = weights
         self.template = template
         self.expander = Expander(template, compact=True)
-        self.table = _WeightTable(weights.state, len(weights.labels))
+        self.table = _WeightTable(weights)
         # A numeric feature comes with all its labels, the same on every
         # page: the table rows of each of its columns are looked up once,
         # and kept until the table starts afresh.
@@ -201,10 +201,11 @@ class Tagger:
         if columns:
             for label in range(scores.shape[1]):
                 scores[:, label] = weights[:, label][rows].sum(axis=1)
-        state = self.weights.state
+        of = self.weights.of
         for key, offset in self.expander.constant:
-            if key in state:
-                scores[constant_span(n, offset)] += state[key]
+            weight = of(key)
+            if weight is not None:
+                scores[constant_span(n, offset)] += weight
         return scores
 
 
@@ -245,9 +246,9 @@ class _WeightTable:
     attributes the Expander's memo gives the value, numbered in the order
     first met; row 0 is zeros, for values that give no known attribute."""
 
-    def __init__(self, state: dict[str, np.ndarray], width: int):
-        self.state = state
-        self.width = width
+    def __init__(self, weights: Weights):
+        self.weights = weights
+        self.width = len(weights.labels)
         self.clear()
 
     def clear(self) -> None:
@@ -268,7 +269,8 @@ class _WeightTable:
             keys = memo[value]
             if type(keys) is not tuple:
                 keys = () if keys is None else (keys,)
-            found = [self.state[k] for k in keys if k in self.state]
+            rows = self.weights.rows
+            found = [self.weights.state[r] for r in map(rows.get, keys) if r is not None]
             if found:
                 self._room(self.size + 1)
                 number = self.size
