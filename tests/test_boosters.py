@@ -18,6 +18,7 @@ from victor import page_type, second_pass
 from victor.boosters import Booster
 from victor.cleaner import Cleaner
 from victor.errors import VictorError
+from victor.model import part_bytes
 
 PAGES = ["0001", "2898", "0652", "2863"]
 
@@ -33,9 +34,12 @@ def test_the_trees_give_the_lightgbm_packages_probabilities_to_the_bit(cleaned):
     lightgbm = pytest.importorskip("lightgbm")
     cleaner, results = cleaned
     ours = cleaner.second_pass.boosters
-    theirs = [lightgbm.Booster(model_str=b._text) for b in ours]
+    # The package reads the model's own files.
+    trees = part_bytes(cleaner.trained, "second-pass").decode("utf-8")
+    theirs = [lightgbm.Booster(model_str=part) for part in second_pass.split_models(trees)]
     classifier = cleaner.trained.page_type.booster
-    package_classifier = lightgbm.Booster(model_str=classifier._text)
+    package_classifier = lightgbm.Booster(
+        model_str=part_bytes(cleaner.trained, "page-type").decode("utf-8"))
     options = cleaner.second_pass.predict_options()
     for r in results:
         x = second_pass.matrix(r.columns, r.page.blocks, r.marginals, r.labels,

@@ -148,10 +148,11 @@ def test_a_model_of_several_boosters_gives_their_mean(tmp_path) -> None:
     import numpy as np
 
     from victor.cleaner import Cleaner
+    from victor.model import part_bytes
     from victor.second_pass import probabilities, split_models
 
     shipped = Cleaner("general")
-    parts = split_models(shipped.trained.trees_text)
+    parts = split_models(part_bytes(shipped.trained, "second-pass").decode("utf-8"))
     assert len(parts) > 1
     result = shipped.label(shipped.read((ROOT / "data" / "dragnet" / "R28.html").read_bytes()))
     each = []

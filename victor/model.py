@@ -64,10 +64,15 @@ class TrainedModel:
     config: Config  # the recorded recipe, as a config: what cleaning follows
     crf: crf.Model
     trees: second_pass.SecondPass | None
-    trees_text: str | None  # the trees' file, as written and hashed
+    # The trees' file, as written and hashed, for a model made in memory;
+    # None for one loaded from its folder, whose files are read again when
+    # they are needed (`part_bytes`): a cleaner need not hold 12 MB of
+    # files it has already read.
+    trees_text: str | None
     sources: dict[str, Path]
-    # The page-type classifier and its file's text; None for a model
-    # without one, whose pages all take the second pass's own bars.
+    # The page-type classifier (None for a model without one, whose pages
+    # all take the second pass's own bars) and its file's text, held as
+    # `trees_text` is.
     page_type: page_type.PageTypeModel | None = None
     page_type_text: str | None = None
 
@@ -132,12 +137,27 @@ def load(name_or_path: str | os.PathLike) -> TrainedModel:
     data = {part: _checked_file(folder, record, part) for part in record["files"]}
     sources = {part: folder / record["files"][part]["path"] for part in data}
     model = crf.model.opened(data["crf"], record["crf"], sources["crf"], record_path)
+    model.data = None  # the file holds them, checked: part_bytes reads them again
     if record["recipe"].get("template") != model.template.digest:
         raise VictorError(f"{record_path}: the recipe's template is not the CRF's; retrain")
-    trees, text = _trees(data.get("second-pass"), config, sources.get("second-pass"),
-                         record_path)
-    kind, kind_text = _page_type(data.get("page-type"), sources.get("page-type"))
-    return TrainedModel(folder, record, config, model, trees, text, sources, kind, kind_text)
+    trees = _trees(data.get("second-pass"), config, sources.get("second-pass"), record_path)
+    kind = _page_type(data.get("page-type"), sources.get("page-type"))
+    return TrainedModel(folder, record, config, model, trees, None, sources, kind)
+
+
+def part_bytes(model: TrainedModel, part: str) -> bytes | None:
+    """A part's file as written (None for a part the model lacks): the
+    bytes a model made in memory holds, else its file read again and
+    checked against the size and sha256 its record gives, as `load` checked
+    it."""
+    held = {"crf": model.crf.data, "second-pass": model.trees_text,
+            "page-type": model.page_type_text}[part]
+    if held is not None:
+        return held if isinstance(held, bytes) else held.encode("utf-8")
+    if part not in model.record["files"]:
+        return None
+    source = model.sources[part]
+    return _checked(source, model.record["files"][part], (model.folder or source.parent) / RECORD)
 
 
 def _checked_file(folder: Path, record: dict, part: str) -> bytes:
@@ -146,7 +166,10 @@ def _checked_file(folder: Path, record: dict, part: str) -> bytes:
     record_path = folder / RECORD
     if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
         raise VictorError(f"{record_path}: the record's '{part}' file has no path; retrain")
-    path = folder / entry["path"]
+    return _checked(folder / entry["path"], entry, record_path)
+
+
+def _checked(path: Path, entry: dict, record_path: Path) -> bytes:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -165,24 +188,21 @@ def _checked_file(folder: Path, record: dict, part: str) -> bytes:
 
 
 def _trees(data: bytes | None, config: Config, path: Path | None,
-           record_path: Path) -> tuple[second_pass.SecondPass | None, str | None]:
+           record_path: Path) -> second_pass.SecondPass | None:
     if (data is None) != (config.second_pass is None):
         has = "no trees file" if data is None else "a trees file"
         raise VictorError(f"{record_path}: the record has {has} but "
                           f"{'a' if config.second_pass else 'no'} second pass in its recipe; "
                           "retrain")
     if data is None:
-        return None, None
-    text = _lightgbm_text(data, path)
-    return second_pass.load(text, config.second_pass, str(path)), text
+        return None
+    return second_pass.load(_lightgbm_text(data, path), config.second_pass, str(path))
 
 
-def _page_type(data: bytes | None,
-               path: Path | None) -> tuple[page_type.PageTypeModel | None, str | None]:
+def _page_type(data: bytes | None, path: Path | None) -> page_type.PageTypeModel | None:
     if data is None:
-        return None, None
-    text = _lightgbm_text(data, path)
-    return page_type.load(text, str(path)), text
+        return None
+    return page_type.load(_lightgbm_text(data, path), str(path))
 
 
 def _lightgbm_text(data: bytes, path: Path | None) -> str:
@@ -352,10 +372,7 @@ def save(model: TrainedModel, folder: str | os.PathLike) -> TrainedModel:
     file checked). The caller has checked that the folder may be replaced
     (victor.training.fitting.check_model_target)."""
     folder = Path(folder)
-    parts = {"crf": model.crf.data,
-             "second-pass": None if model.trees_text is None else model.trees_text.encode(),
-             "page-type": (None if model.page_type_text is None
-                           else model.page_type_text.encode())}
+    parts = {part: part_bytes(model, part) for part in FILES}
     token = uuid.uuid4().hex
     staging = folder.with_name(f".{folder.name}.{token}.tmp")
     old = folder.with_name(f".{folder.name}.{token}.old")

@@ -40,7 +40,9 @@ class Model:
     labels: tuple[str, ...]
     template: Template
     weights: Weights = field(repr=False)
-    data: bytes = field(repr=False)  # crfsuite's model file
+    # crfsuite's model file; None in a model folder's CRF once loaded
+    # (victor.model.load), which victor.model.part_bytes reads again.
+    data: bytes | None = field(repr=False)
     tagger: Tagger = field(init=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -80,14 +80,14 @@ def shipped_classifier() -> tuple[str, dict]:
     """The shipped general model's classifier, for a model trained on pages
     of which none gives its type (a user's own): it reads the page alone,
     not the CRF or the trees, so it serves any model of the same signals."""
-    from victor.model import load
+    from victor.model import load, part_bytes
 
     shipped = load("general")
-    if shipped.page_type_text is None:
+    if shipped.page_type is None:
         raise VictorError("the second pass's article-bars read a page-type classifier, no "
                           "training page's NAME.json gives a page_type (data/wcxb's do), and "
                           "the shipped general model has none to lend")
-    return shipped.page_type_text, {**shipped.record["page-type"],
+    return part_bytes(shipped, "page-type").decode("utf-8"), {**shipped.record["page-type"],
                                     "from": "the shipped general model: no training page "
                                             "gave its type"}
 
