@@ -12,7 +12,8 @@ from annotation_support import labels_by_text, page_of
 from repo_data import CLEANEVAL, DRAGNET, WCXB
 
 from victor.training import evaluate
-from victor.annotation.align import label_from_gold, markup_kind, parse_gold, read_gold
+from victor.annotation.align import (is_alt_text, label_from_gold, markup_kind, parse_gold,
+                                    read_gold)
 from victor.annotation import export, load_annotation, load_training_page, read_page_file
 from victor.annotation.from_gold import annotate_from_gold
 from victor.config import load_config
@@ -160,6 +161,29 @@ def test_plain_gold_takes_heading_and_list_kinds_from_the_markup():
                             label_from_gold([b.text for b in page.blocks], gold, "0001", kinds).labels)
     assert labels["1. High-Protein, Balanced Meals Are Here to Stay"] == "h"
     assert labels["Fuel Your Fall with Scratch"] == "h"
+
+
+def test_a_cards_title_is_content_and_its_pictures_alt_text_is_not():
+    """WCXB 0649, a shop's graphics cards: each card's picture has the
+    product's name as alt text, and the same name shows as the card's
+    title link. The gold was typed from what shows: the title is content."""
+    config = load_config("general")
+    page = read_page_file(WCXB / "0649.html.gz", config)
+    texts = [b.text for b in page.blocks]
+    name = "GIGABYTE Gaming Radeon RX 9060 XT 16GB GDDR6 PCI Express 5.0"
+    copies = [i for i, t in enumerate(texts) if t.startswith(name)]
+    alt = [i for i in copies if is_alt_text(page.blocks[i].tags)]
+    shown = [i for i in copies if not is_alt_text(page.blocks[i].tags)]
+    assert alt and shown
+    gold = read_gold(WCXB / "0649.txt")
+    kinds = [markup_kind(b.tags) for b in page.blocks]
+    alts = [is_alt_text(b.tags) for b in page.blocks]
+    labels = label_from_gold(texts, gold, "0649", kinds, alts).labels
+    assert all(labels[i] == "o" for i in alt)
+    assert any(labels[i] != "o" for i in shown)
+    # Matched by words alone, the picture's copy came first and won.
+    first = label_from_gold(texts, gold, "0649", kinds).labels
+    assert any(first[i] != "o" for i in alt) and all(first[i] == "o" for i in shown)
 
 
 def test_wcxb_annotation_keeps_the_address_from_its_metadata(tmp_path):

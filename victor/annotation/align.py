@@ -123,7 +123,8 @@ MIN_FOUND = 0.5
 
 
 def label_from_gold(texts: list[str], gold: Gold, page_source: str = "-",
-                    kinds: list[str] | None = None) -> GoldLabels:
+                    kinds: list[str] | None = None,
+                    alts: list[bool] | None = None) -> GoldLabels:
     """One label per block text: a block whose words belong to the gold
     takes the kind of the gold segment it starts, or `c` if an earlier
     block started that segment; every other block is `o`. A block without
@@ -132,7 +133,11 @@ def label_from_gold(texts: list[str], gold: Gold, page_source: str = "-",
 
     Plain gold knows paragraphs only, so there a segment's kind is the one
     its first block's markup gives (`kinds`, from `markup_kind`): without
-    it every heading and list item of such gold would be taught as `p`."""
+    it every heading and list item of such gold would be taught as `p`.
+
+    `alts` says which blocks are an image's alt text (`is_alt_text`): the
+    label an alt text took goes to a dropped block of the same words,
+    the nearest, where the page has one (`_seen`)."""
     block_words = [words(t) for t in texts]
     page_words = [w for ws in block_words for w in ws]
     opcodes = LCSseq.opcodes(page_words, gold.words)
@@ -164,7 +169,40 @@ def label_from_gold(texts: list[str], gold: Gold, page_source: str = "-",
     for i, ws in enumerate(block_words):
         if not ws and 0 < i < len(texts) - 1 and labels[i - 1] != "o" and labels[i + 1] == "c":
             labels[i] = "c"
+    if alts is not None:
+        labels = _seen(labels, block_words, alts)
     return GoldLabels(labels, len(gold.words), len(covered), content_words, content_found)
+
+
+def is_alt_text(tags: tuple[str, ...]) -> bool:
+    """Whether a block is an image's alt text (its innermost element is
+    the `<img>`)."""
+    return bool(tags) and tags[-1] == "img"
+
+
+def _seen(labels: list[str], block_words: list[list[str]], alts: list[bool]) -> list[str]:
+    """The labels with each kept alt text's label moved to the nearest
+    dropped block of the same words that is no alt text, where there is
+    one. A gold is typed from the page as a reader sees it, where a card's
+    title shows and its picture's alt text (often the same words) does
+    not; the one alignment of words matched whichever copy came first,
+    mostly the picture's, so that a shop's or a listing's cards taught
+    "the picture's words are content, the title is not" on some pages and
+    the reverse on others (WCXB 0649's graphics cards, 2935's guitars: 592
+    blocks on 128 pages of data/)."""
+    out = list(labels)
+    where: dict[tuple[str, ...], list[int]] = {}
+    for i, ws in enumerate(block_words):
+        if ws and not alts[i]:
+            where.setdefault(tuple(ws), []).append(i)
+    for i, ws in enumerate(block_words):
+        if not (alts[i] and ws and out[i] != "o"):
+            continue
+        same = where.get(tuple(ws), [])
+        if same and all(out[j] == "o" for j in same):
+            j = min(same, key=lambda j: abs(j - i))
+            out[j], out[i] = out[i], "o"
+    return out
 
 
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})

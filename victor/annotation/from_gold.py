@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Iterable, TextIO
 
 from victor.annotation import Annotation, read_page_file, save_annotation
-from victor.annotation.align import GoldLabels, label_from_gold, markup_kind, read_gold
+from victor.annotation.align import GoldLabels, is_alt_text, label_from_gold, markup_kind, read_gold
 from victor.config import Config
 from victor.errors import VictorError
 from victor.labels import OTHER
@@ -21,7 +21,8 @@ def annotate_from_gold(gold_path: str | os.PathLike, page_path: str | os.PathLik
     page = read_page_file(page_path, config)
     gold = read_gold(Path(gold_path))
     texts = [b.text for b in page.blocks]
-    result = label_from_gold(texts, gold, str(page_path), [markup_kind(b.tags) for b in page.blocks])
+    result = label_from_gold(texts, gold, str(page_path), [markup_kind(b.tags) for b in page.blocks],
+                             [is_alt_text(b.tags) for b in page.blocks])
     url = page.url or _meta_url(Path(gold_path))
     save_annotation(anno_path, Annotation(str(page_path), url, result.labels, texts, config.name))
     return result
