@@ -20,7 +20,7 @@ from victor.files import AtomicFile
 def test_a_rerun_with_other_settings_is_refused_naming_the_difference(tmp_path):
     """It reported '1 already done' and kept the output of the first
     settings."""
-    shutil.copy(CLEANEVAL / "9.html", tmp_path / "p.html")
+    shutil.copy(CLEANEVAL / "11.html", tmp_path / "p.html")
     first = victor_command("clean", "-o", "out", "p.html", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     made = contents(tmp_path / "out")

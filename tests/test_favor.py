@@ -19,7 +19,7 @@ from victor.errors import VictorError
 from victor.batch.inputs import read_input
 from victor.labels import OTHER
 
-PAGE = ROOT / "data" / "wcxb" / "0009.html.gz"
+PAGE = ROOT / "data" / "wcxb" / "0010.html.gz"
 
 
 def kept(result) -> set[int]:
