@@ -56,8 +56,11 @@ class Tagger:
         self.table = _WeightTable(weights)
         # A numeric feature comes with all its labels, the same on every
         # page: the table rows of each of its columns are looked up once,
-        # and kept until the table starts afresh.
-        self.coded_rows: dict[tuple[str, int], np.ndarray] = {}
+        # and kept until the table starts afresh. So are those of a
+        # combination of numeric features (keyed by its terms), each pair
+        # of labels by its number as np.ravel_multi_index gives it, -1 for
+        # one not met yet.
+        self.coded_rows: dict[tuple, np.ndarray] = {}
         self._lock = threading.Lock()
 
     def __getstate__(self) -> dict:
@@ -180,10 +183,14 @@ class Tagger:
             rows[:, j] = ids[codes[reach + offset:reach + offset + n]]
         for j, (terms, memo) in enumerate(layout.combinations, len(layout.singles)):
             pages = [numbered[name] for name, _ in terms]
-            combos, index = _distinct(
-                [codes[reach + o:reach + o + n] for (_, o), (_, codes) in zip(terms, pages)],
-                [len(values) for values, _ in pages])
             value_lists = [values for values, _ in pages]
+            page_codes = [codes[reach + o:reach + o + n]
+                          for (_, o), (_, codes) in zip(terms, pages)]
+            sizes = [len(values) for values in value_lists]
+            if all(name in static for name, _ in terms) and math.prod(sizes) <= _DENSE_LIMIT:
+                rows[:, j] = self._pair_rows(terms, memo, value_lists, page_codes, sizes)
+                continue
+            combos, index = _distinct(page_codes, sizes)
             ids = []
             for combo in combos:
                 value = tuple(map(getitem, value_lists, combo))
@@ -207,6 +214,30 @@ class Tagger:
             if weight is not None:
                 scores[constant_span(n, offset)] += weight
         return scores
+
+
+    def _pair_rows(self, terms, memo: Memo, value_lists: list[list], page_codes: list[np.ndarray],
+                   sizes: list[int]) -> np.ndarray:
+        """The table rows of a combination of numeric features on a page,
+        from the rows its label pairs were given on earlier pages
+        (`coded_rows`): a gather a page instead of finding the page's
+        distinct pairs and looking each up. A pair first met is looked up
+        as in `_sum`, in the order of its number."""
+        known = self.coded_rows.get(terms)
+        if known is None:
+            known = self.coded_rows[terms] = np.full(math.prod(sizes), -1, np.intp)
+        at = np.ravel_multi_index(page_codes, sizes)
+        ids = known[at]
+        new = ids < 0
+        if new.any():
+            numbers = np.unique(at[new])
+            combos = zip(*(c.tolist() for c in np.unravel_index(numbers, sizes)))
+            for number, combo in zip(numbers.tolist(), combos):
+                value = tuple(map(getitem, value_lists, combo))
+                k = self.table.index.get((terms, value), -1)
+                known[number] = k if k >= 0 else self.table.row(terms, memo, value)
+            ids = known[at]
+        return ids
 
 
 def _is_bag(value) -> bool:

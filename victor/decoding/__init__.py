@@ -46,6 +46,7 @@ from victor.reading.text import words as words_of
 
 if TYPE_CHECKING:  # victor.config reads this package's FAVOR_BARS
     from victor.config import Config
+    from victor.reading.parser import Element
     from victor.second_pass.settings import SecondPassSettings
 
 # The floor (see `floor`): when the CRF labels no block of a page as
@@ -165,27 +166,8 @@ def above_threshold(labels: Sequence[str], calibrated: Sequence[float],
 
 def units(blocks) -> list[list[int]]:
     """The blocks of each code block (`<pre>`) and data table of a page,
-    by the outermost such element they sit in. Every element a block sits
-    in was opened in the tags some block passed (`Block.splits`): a page
-    that opened no pre and no table has no unit, and is not looked at
-    further."""
-    if not any("pre" in b.splits or "table" in b.splits for b in blocks):
-        return []
-    grouped: dict[int, list[int]] = {}
-    tables: dict[int, bool] = {}
-    for b in blocks:
-        for c in b.containers:
-            if c.tag == "table":
-                data = tables.get(id(c))
-                if data is None:
-                    data = tables[id(c)] = is_data_table(c)
-                if not data:
-                    continue
-            elif c.tag != "pre":
-                continue
-            grouped.setdefault(id(c), []).append(b.id)
-            break
-    return list(grouped.values())
+    by the outermost such element they sit in."""
+    return _in_containers(blocks)[0]
 
 
 def whole_units(page, labels: Sequence[str], raw_content: Sequence[float],
@@ -240,18 +222,7 @@ def list_units(blocks) -> list[list[int]]:
     """The blocks of each list (ul, ol, dl), by the innermost list they sit
     in: a nested list is judged apart from the list around it, as a menu's
     sub-menu may be. A list of one block is no unit."""
-    grouped: dict[int, list[int]] = {}
-    of_parent: dict[int, int | None] = {}  # blocks of one element share their list
-    for b in blocks:
-        if not b.containers:
-            continue
-        key = id(b.containers[-1])
-        if key not in of_parent:
-            of_parent[key] = next((id(c) for c in reversed(b.containers) if c.tag in _LISTS), None)
-        found = of_parent[key]
-        if found is not None:
-            grouped.setdefault(found, []).append(b.id)
-    return [unit for unit in grouped.values() if len(unit) > 1]
+    return _in_containers(blocks)[1]
 
 
 _LISTS = frozenset({"ul", "ol", "dl"})
@@ -341,7 +312,43 @@ def layout(blocks) -> Layout:
         numbers: dict[int, int] = {}
         boxes = [-1 if box is None else numbers.setdefault(id(box), len(numbers))
                  for box in (line_box(b.containers) for b in blocks)]
-    return Layout(units(blocks), list_units(blocks), boxes, sections(blocks))
+    found_units, found_lists, found_sections = _in_containers(blocks)
+    return Layout(found_units, found_lists, boxes, found_sections)
+
+
+def _in_containers(blocks) -> tuple[list[list[int]], list[list[int]], tuple[str, ...]]:
+    """`units`, `list_units` and `sections` from one walk of the blocks'
+    containers. Each element's answers (the outermost code block or data
+    table, the innermost list, the readers' section it stands in) are its
+    parent's or its own, found once a page: a block costs a look-up or
+    two, not a look at each of its containers, and the three share the
+    look-ups."""
+    within: dict[Element, tuple[Element | None, Element | None, str]] = {}
+    unit_blocks: dict[Element, list[int]] = {}
+    list_blocks: dict[Element, list[int]] = {}
+    found_sections = []
+    for b in blocks:
+        path = b.containers
+        k = len(path)
+        while k and path[k - 1] not in within:  # the innermost container answered
+            k -= 1
+        unit, inner_list, section = within[path[k - 1]] if k else (None, None, "")
+        for el in path[k:]:
+            tag = el.tag
+            if unit is None and (tag == "pre" or tag == "table" and is_data_table(el)):
+                unit = el
+            if tag in _LISTS:
+                inner_list = el
+            if not section and tag in _SECTION_BOXES and el.attrs:
+                section = _section(el.attrs)
+            within[el] = (unit, inner_list, section)
+        if unit is not None:
+            unit_blocks.setdefault(unit, []).append(b.id)
+        if inner_list is not None:
+            list_blocks.setdefault(inner_list, []).append(b.id)
+        found_sections.append(section)
+    return (list(unit_blocks.values()),
+            [unit for unit in list_blocks.values() if len(unit) > 1], tuple(found_sections))
 
 
 # Readers' sections: a box of these tags whose id or one of whose classes
@@ -353,6 +360,7 @@ def layout(blocks) -> Layout:
 # `customerReviews`) but `preview`.
 _SECTION_BOXES = frozenset("div section ol ul li article aside footer dl table form".split())
 _COMMENTS = re.compile(r"^(?:comment|respond|disqus|repl|discussion)")
+_SECTION_WORDS = re.compile("comment|respond|disqus|repl|discussion|review")
 _REVIEWS = re.compile(r"(?<!p)review")
 # The page type on which each section is no part of the main content,
 # and the second pass's key that gives the type's probability from which
@@ -362,28 +370,19 @@ SECTIONS = {"comments": ("article", "comment_sections"), "reviews": ("product", 
 
 def sections(blocks) -> tuple[str, ...]:
     """The readers' section each block stands in ("comments", "reviews"),
-    or "". An element's answer is its parent's or its own, found once a
-    page: a block costs a look-up or two, not a look at each of its
-    containers."""
-    within: dict[int, str] = {}
-    out = []
-    for b in blocks:
-        path = b.containers
-        k = len(path)
-        while k and id(path[k - 1]) not in within:  # the innermost container answered
-            k -= 1
-        answer = within[id(path[k - 1])] if k else ""
-        for el in path[k:]:
-            if not answer and el.tag in _SECTION_BOXES:
-                answer = _section(el.attrs)
-            within[id(el)] = answer
-        out.append(answer)
-    return tuple(out)
+    or "": the one of the outermost box that names one."""
+    return _in_containers(blocks)[2]
 
 
 def _section(attrs: Mapping[str, str]) -> str:
-    names = attrs.get("class", "").lower().split()
-    names.append(attrs.get("id", "").lower())
+    """Most boxes name no section: one search of the class and id
+    together for any of the patterns' words rules them out, where a
+    search of each name cost twice as much."""
+    classes, ident = attrs.get("class", ""), attrs.get("id", "")
+    if not _SECTION_WORDS.search(f"{classes} {ident}".lower()):
+        return ""
+    names = classes.lower().split()
+    names.append(ident.lower())
     if any(_COMMENTS.match(name) for name in names):
         return "comments"
     if any(_REVIEWS.search(name) for name in names):

@@ -83,9 +83,12 @@ _TAGS = ("article", "main", "aside", "nav", "time", "form", "input", "button", "
 # after that letter (`x(?<!\w.)`, the same as `\bx`), and the date's
 # first characters are looked ahead for: the engine then skips to the
 # letters that can start a match instead of trying every alternative at
-# every place.
+# every place. A price's first character (a currency sign or a digit) is
+# taken by one class, and which it was looked back at: a pattern that
+# opens with a class is one the engine skips through to its characters.
 _TEXT = {
-    "price": re.compile(r"[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|eur|usd|zł|kr|chf|\$)\b"),
+    "price": re.compile(r"[$€£¥₹\d](?:(?<=[$€£¥₹])\s?\d"
+                        r"|(?<=\d)[\d.,]*\s?(?:€|eur|usd|zł|kr|chf|\$)\b)"),
     "cart": re.compile(r"add to (?:cart|basket|bag|wishlist)|buy now|in stock|out of stock|"
                        r"s(?<!\w.)ku\b|warenkorb|panier|carrito|free shipping|checkout|quantity"),
     "forum": re.compile(r"r(?<!\w.)epl(?:y|ies)\b|p(?<!\w.)osted\b|j(?<!\w.)oined\b|p(?<!\w.)osts?:"

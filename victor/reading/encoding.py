@@ -107,9 +107,14 @@ def decode(data: bytes, declared: str | None = None) -> tuple[str, str]:
         return drop_controls(data.decode(utf16, "replace")), utf16
     ascii_only = data.isascii()
     if not ascii_only:
-        text = _mostly_utf8(data)
-        if text is not None:
-            return drop_controls(text), "utf-8"
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = _mostly_utf8(data)
+            if text is not None:
+                return drop_controls(text), "utf-8"
+        else:  # the bytes are the text's UTF-8, where its controls are looked for
+            return drop_controls(text, data), "utf-8"
     head = data[:4096]
     text_label = _TEXT_ENCODING.search(head)
     meta_label = _META_CHARSET.search(head)
@@ -118,23 +123,21 @@ def decode(data: bytes, declared: str | None = None) -> tuple[str, str]:
         if name is None or name.startswith(("utf-16", "utf-32")):
             continue  # the wide encodings have been ruled out by the bytes above
         try:
-            return drop_controls(data.decode(name)), name
+            text = data.decode(name)
         except UnicodeDecodeError:
             continue
+        return drop_controls(text, data if name == "utf-8" else None), name
     if ascii_only:
-        return drop_controls(data.decode("ascii")), "utf-8"
+        return drop_controls(data.decode("ascii"), data), "utf-8"
     name = _detect(data)
     return drop_controls(data.decode(name, "replace")), name
 
 
 def _mostly_utf8(data: bytes) -> str | None:
-    """The text if the bytes are UTF-8 except for fewer stray bytes than
-    valid multi-byte sequences; stray bytes are read as windows-1252, the
-    usual source of text pasted into a UTF-8 page."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
+    """The text of bytes that are not UTF-8 as a whole, if they are UTF-8
+    except for fewer stray bytes than valid multi-byte sequences; stray
+    bytes are read as windows-1252, the usual source of text pasted into
+    a UTF-8 page."""
     text = data.decode("utf-8", "surrogateescape")
     # Each stray byte is one character of `text` that does not encode; each
     # valid multi-byte sequence one more non-ASCII character.
@@ -166,10 +169,14 @@ def _detect(data: bytes) -> str:
     return _codec(best.encoding) or "cp1252"
 
 
-def drop_controls(text: str) -> str:
+def drop_controls(text: str, encoded: bytes | None = None) -> str:
     """Text given already decoded is treated as decoded bytes are: the
-    controls of _CONTROL become spaces."""
-    if text.encode("utf-8", "surrogatepass").translate(None, _NOT_CONTROL_CHAR):
+    controls of _CONTROL become spaces. `encoded` is the text's UTF-8
+    where the caller has it (a page's own bytes that decoded as UTF-8 or
+    ASCII), which spares encoding the text again to look for them."""
+    if encoded is None:
+        encoded = text.encode("utf-8", "surrogatepass")
+    if encoded.translate(None, _NOT_CONTROL_CHAR):
         return _CONTROL.sub(" ", text)
     return text
 

@@ -20,6 +20,8 @@ columns equal to the research's, bit for bit, on pages of data/.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from victor.labels import OTHER
@@ -137,17 +139,25 @@ def _number(value) -> float:
         return float("nan")
 
 
+@lru_cache(maxsize=8)
+def _label_numbers(labels: tuple[str, ...]) -> np.ndarray:
+    """Each of a labeller's labels as a number (read-only: it is shared)."""
+    numbers = np.array([_number(x) for x in labels], dtype=np.float32)
+    numbers.flags.writeable = False
+    return numbers
+
+
 def first_columns(columns, wanted: list[str]) -> np.ndarray:
     """The first pass's feature columns `wanted` as numbers, from the Columns
     the cleaner already holds (result.columns), NaN where the page has no
     such column: what the trees were trained on (each block's label read as
-    a number). Every label of the labeller is converted, a few hundred: a
-    tenth of a millisecond, less than finding the few a page uses."""
+    a number). Every label of the labeller is converted, a few hundred,
+    once a run: the labels are the same on every page."""
     where = {name: i for i, name in enumerate(columns.numeric)}
     out = np.full((columns.size, len(wanted)), np.nan, dtype=np.float32)
     have = [j for j, name in enumerate(wanted) if name in where]
     if have and columns.size:
-        numbers = np.array([_number(x) for x in columns.labels.tolist()], dtype=np.float32)
+        numbers = _label_numbers(tuple(columns.labels.tolist()))
         out[:, have] = numbers[columns.at[:, [where[wanted[j]] for j in have]]]
     for j, name in enumerate(wanted):
         if name not in where and name in columns.values:
