@@ -13,6 +13,7 @@ import re
 from collections import Counter
 
 import pytest
+from markdown_it import MarkdownIt
 from repo_data import ROOT
 from test_output_structure import WCXB, markdown, person_labelled, shown_words, text
 
@@ -47,6 +48,16 @@ def test_literal_syntax_in_the_text_stays_text():
     # A pipe is a table's only under a line that would make a table's head.
     page = read_page("<p>A | B<br>--- | ---</p>", load_config("general"))
     assert output.markdown(kept(page, lambda i, b: True)) == "A | B\\\n--- \\| ---\n"
+
+
+def test_a_mark_that_closes_a_cells_bold_is_escaped_once():
+    """WCXB 4908's table of what an insurer paid sets "$2,640.22*" in bold
+    in a cell; escaped twice, the asterisk closed the bold and the
+    backslash showed."""
+    md = markdown(WCXB / "4908.anno")
+    assert "| **$2,640.22\\*** |" in re.sub(r" {2,}", " ", md)
+    html = MarkdownIt("commonmark").enable("table").render(md)
+    assert "<td><strong>$2,640.22*</strong></td>" in html
 
 
 def test_a_footnote_mark_and_brackets_of_real_pages_are_escaped():

@@ -329,7 +329,10 @@ def _definitions(markdown: str) -> str:
 def _convert(html: str) -> str:
     from html_to_markdown import convert
 
-    out = (convert(html, _options()).content or "").replace(MARK, "\\")
+    # A mark the converter escaped again (a `*` closing a cell's bold) is
+    # its escape alone: both would print a backslash of their own.
+    out = (convert(html, _options()).content or "").replace(MARK + "\\", "\\")
+    out = out.replace(MARK, "\\")
     if _DEFINITION in out or _TERM in out:
         out = _definitions(out)
     # Lines' trailing spaces by str.rstrip and blank lines by the pattern
