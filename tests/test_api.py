@@ -88,6 +88,20 @@ def test_a_result_pickles_and_still_renders_every_format():
     assert repr(back) == repr(result)
 
 
+def test_labels_given_anew_are_the_labels_every_output_renders():
+    """A caller who decides again (a threshold of their own, a person's
+    correction) sets `labels` and reads the outputs: they follow the new
+    labels, even after an output was rendered from the old ones."""
+    result = Cleaner().clean((DATA / "23.html").read_bytes(), "23.html")
+    before = result.text()
+    first = next(i for i, label in enumerate(result.labels) if label != "o")
+    result.labels = ["p" if i == first else "o" for i in range(len(result.labels))]
+    assert result.text().strip() == result.texts[first].strip() != before.strip()
+    assert result.markdown().strip() and result.markdown() != before
+    result.labels = ["o"] * len(result.labels)
+    assert result.text() == "" and result.confidence == 0.0
+
+
 def test_a_result_of_a_deeply_nested_page_pickles():
     """Pickle recurses through a tree; a page nested as deep as Victor lets
     one be (256 elements) must pickle all the same. Built from the words

@@ -86,6 +86,14 @@ class Result:
                                     self.content if self.second is None else self.second,
                                     self.texts)
 
+    def __setattr__(self, name: str, value: object) -> None:
+        """Labels given anew (a caller's own decision) make the kept tree
+        again, so that every output renders the labels the result holds."""
+        if name == "labels":
+            self.__dict__.pop("tree", None)
+            self.__dict__.pop("confidence", None)
+        object.__setattr__(self, name, value)
+
     def __repr__(self) -> str:
         """One line of counts: the generated repr showed every block's
         part of the page's tree, 176 million characters for a 100 KB page,
