@@ -13,8 +13,11 @@ gold keeps:
 - code: the non-empty lines of each `<pre>`; intact when a line of the
   output is that line (whitespace folded);
 - table rows: the rows of tables of two columns or more; kept when every
-  cell's text is in the output (a Markdown output as its text, below), as a row when one line of the output holds
-  the cells in order, each a cell of its own (split on `|` or tabs);
+  cell's text is in the output (a Markdown output as its text, below), as
+  a row when one line of the output holds the cells in order, each a cell
+  of its own (a text split on `|` or tabs; a Markdown output's rows as a
+  CommonMark parser reads its tables, or a line of it as written split on
+  `|`);
 - links: `<a href>` inside a paragraph or list item with other text; kept
   as a link when the output has `[text](` (the text may be set in code or
   emphasis whole: `` [`fetch()`]( ``, `[*text*](`);
@@ -222,7 +225,8 @@ class Counts:
         self.code[1] += len(s.code_lines)
         for cells in s.rows:
             self.rows_kept[0] += all(c in read for c in cells)
-            self.rows[0] += any(_as_row(line, cells, markdown) for line in raw)
+            self.rows[0] += (any(_as_row(line, cells, markdown) for line in text.split("\n"))
+                             or markdown and any(_piped_row(line, cells) for line in raw))
         self.rows_kept[1] += len(s.rows)
         self.rows[1] += len(s.rows)
         linked = fold(_MARKED_LINK.sub(r"[\2](", out)) if markdown else as_written
@@ -288,10 +292,20 @@ def _outside_fences(lines: list[str], read: Callable[[str], str]) -> list[str]:
 
 
 def _as_row(line: str, cells: list[str], markdown: bool) -> bool:
-    """The cells of one line, split on Markdown's pipes or tabs; in
-    Markdown each read with its escapes undone (`\\~47M` is the cell "~47M")."""
-    parts = [fold(_ESCAPED.sub(r"\1", p) if markdown else p)
-             for p in re.split(r"(?<!\\)\||\t", line)]
+    """The cells of one line of text, split on tabs or a plain text's
+    pipes; a Markdown output's as a CommonMark parser reads its tables
+    (`markdown_text`: a cell's escaped pipe is the cell's text)."""
+    parts = [fold(p) for p in (line.split("\t") if markdown else re.split(r"(?<!\\)\||\t", line))]
+    return [p for p in parts if p] == cells
+
+
+def _piped_row(line: str, cells: list[str]) -> bool:
+    """The cells of one Markdown line as written, split on its unescaped
+    pipes, each read with its escapes undone (`\\~47M` is the cell "~47M"):
+    a row a reader sees in the Markdown itself, where a renderer would
+    see no table (trafilatura writes none of the delimiter rows that make
+    one)."""
+    parts = [fold(_ESCAPED.sub(r"\1", p)) for p in re.split(r"(?<!\\)\|", line)]
     return [p for p in parts if p] == cells
 
 
@@ -436,18 +450,26 @@ def markdown_text(markdown: str) -> str:
             out.append(e.attrs.get("alt") or "")
         elif e.tag == "br":
             out.append("\n")
+        elif e.tag in _CELLS:  # a row's cells on its line, a tab apart, as in the text
+            stack.append("\t")
+            stack.extend(reversed(e.children))
+            out.append("\t")
         else:
             apart = e.tag in _READ_APART
             if apart:
                 stack.append("\n")
-            stack.extend(reversed(e.children))
+            # A row's cells only: the renderer's line breaks between them
+            # would put each on a line of its own.
+            stack.extend(reversed([c for c in e.children if not isinstance(c, str)]
+                                  if e.tag == "tr" else e.children))
             if apart:
                 out.append("\n")
     return "".join(out)
 
 
 # The rendered Markdown's elements whose text stands apart from its neighbours'.
-_READ_APART = frozenset("p h1 h2 h3 h4 h5 h6 li pre blockquote tr td th table hr dd dt".split())
+_READ_APART = frozenset("p h1 h2 h3 h4 h5 h6 li pre blockquote tr table hr dd dt".split())
+_CELLS = frozenset(("td", "th"))
 
 
 # --- the runs -----------------------------------------------------------------

@@ -129,8 +129,11 @@ def test_a_markdown_tables_rows_are_read_as_a_commonmark_renderer_reads_them():
                if any("[kearns et al. '98]" in cell for cell in cells))
     from victor.cleaner import extract
 
-    read = structure.fold(markdown_text(extract(html, output="markdown")))
-    assert all(cell in read for cell in row)
+    md = extract(html, output="markdown")
+    read = markdown_text(md)
+    assert all(cell in structure.fold(read) for cell in row)
+    # and as a row: its cells on one line, each a cell of its own
+    assert any(structure._as_row(line, row, True) for line in read.split("\n"))
     counts = Counts()
-    counts.add(structure.structure(html, gold), extract(html, output="markdown"), gold, True)
+    counts.add(structure.structure(html, gold), md, gold, True)
     assert counts.rows_kept[0] >= counts.rows[0] > 0
