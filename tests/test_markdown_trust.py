@@ -60,6 +60,22 @@ def test_a_mark_that_closes_a_cells_bold_is_escaped_once():
     assert "<td><strong>$2,640.22*</strong></td>" in html
 
 
+def test_marks_in_a_tables_cells_read_back_as_the_cells_text():
+    """In a cell the converter escapes some marks itself; each reads
+    back as the page's character, whatever set it in bold or code."""
+    cells = ["<b>a_</b>", "<b>_a</b>", "<em>x*</em>", "<b>[x]</b>", "<b>a|b</b>",
+             "<code>a|b</code>", "<b>~5</b>", "<b>`a`</b>", "<strong>*</strong>",
+             "<i>a</i>*", "x <b>**</b> y"]
+    page = read_page("<table>" + "".join(f"<tr><td>{i}</td><td>{c}</td></tr>"
+                                         for i, c in enumerate(cells)) + "</table>",
+                     load_config("general"))
+    html = MarkdownIt("commonmark").enable("table").render(
+        output.markdown(kept(page, lambda i, b: True)))
+    read = [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<t[dh]>(.*?)</t[dh]>", html)]
+    assert read[1::2] == ["a_", "_a", "x*", "[x]", "a|b", "a|b", "~5", "`a`", "*", "a*",
+                          "x ** y"]
+
+
 def test_a_footnote_mark_and_brackets_of_real_pages_are_escaped():
     """CleanEval 10 marks a name with an asterisk and starts its note with
     one; Dragnet 134 puts metres in brackets."""
