@@ -102,6 +102,19 @@ _TEXT = {
                        r"\d\d?,? (?:19|20)\d\d\b|\d\d? (?:jan|feb|mar|apr|may|jun|jul|aug|sep"
                        r"|oct|nov|dec)[a-z]* (?:19|20)\d\d\b|ago\b)"),
 }
+# What every match of a pattern of _TEXT starts with, where a few words
+# say it: such a pattern is tried only where one of them stands
+# (`_count`). A page's text holds these words a few times, and str.find
+# runs to them at memchr's pace, where the engine tried the pattern's
+# alternatives at each of the page's letters that could open one.
+_HEADS = {
+    "cart": ("add to ", "buy now", "in stock", "out of stock", "sku", "warenkorb", "panier",
+             "carrito", "free shipping", "checkout", "quantity"),
+    "forum": ("repl", "post", "joined", "quote", "member", "registered", "thread", "upvote",
+              "reputation"),
+    "doc": ("return", "parameter", "example", "syntax", "function", "method", "install",
+            "configur", "version", "deprecated"),
+}
 
 
 def _names() -> Iterator[str]:
@@ -175,7 +188,8 @@ def signals(page, paths: np.ndarray, url: str = "") -> dict[str, float]:
     out["link-blocks"] = linked.sum() / nblocks
     joined = "\n".join(texts).lower()
     for name, rx in _TEXT.items():
-        n = len(rx.findall(joined))
+        heads = _HEADS.get(name)
+        n = len(rx.findall(joined)) if heads is None else _count(rx, heads, joined)
         out[f"text.{name}"] = float(n)
         out[f"text.{name}/kwords"] = 1000 * n / total
     if len(paths):
@@ -189,6 +203,28 @@ def signals(page, paths: np.ndarray, url: str = "") -> dict[str, float]:
     out["meta.date"] = float(bool(page.meta.date))
     out["meta.structured"] = float(sum(len(s.split()) for s in page.meta.structured_text))
     return out
+
+
+def _count(rx: re.Pattern, heads: tuple[str, ...], text: str) -> int:
+    """len(rx.findall(text)) where every match of `rx` starts with one of
+    `heads`: the pattern is tried only where a head stands, left to right,
+    and past a match's end as findall goes on, so that the matches are
+    findall's own. A match tried at a position sees the text before it,
+    as its look-behinds and word bounds need."""
+    starts = []
+    for head in heads:
+        at = text.find(head)
+        while at >= 0:
+            starts.append(at)
+            at = text.find(head, at + 1)
+    n = end = 0
+    for at in sorted(starts):
+        if at >= end:
+            found = rx.match(text, at)
+            if found is not None:
+                n += 1
+                end = found.end()
+    return n
 
 
 def row(found: dict[str, float]) -> np.ndarray:
