@@ -297,7 +297,8 @@ class Cleaner:
         # article-bars): from the page and its blocks' path groups.
         if self.trained.reads_page_type:
             result.page_type = page_type.type_probabilities(
-                self.trained.page_type, page, second_pass.page_paths(columns, page.blocks))
+                self.trained.page_type, page, second_pass.page_paths(columns, page.blocks),
+                words=columns.words)
         decided = decoding.decide(result.labels, result.marginals, result.texts,
                                   decoding.layout(page.blocks), self.config, trees=trees,
                                   favor=self.favor, threshold=self.threshold,

@@ -29,6 +29,11 @@ class Columns:
     # elements with the same classes from <body> down), when the features
     # computed it: the second pass groups blocks by it (victor/second_pass/).
     paths: np.ndarray | None = field(default=None, repr=False)
+    # Each block's whitespace-separated tokens (len(text.split())), when the
+    # features counted them (victor.reading.text.text_stats): the page
+    # type's signals and the second pass's words read them instead of
+    # splitting every block's text again.
+    words: np.ndarray | None = field(default=None, repr=False)
 
     def coded(self, name: str) -> tuple[list[str], np.ndarray] | None:
         """A numeric feature's labels, and each block's number among

@@ -65,8 +65,10 @@ def columns(page: Page, config: Config, lm: Any = None,
                       [*labeller.offsets[1:, 0].tolist(), len(labeller.labels)]))
     values = {name: list(raw[name]) for name in other}
     known = vars(ctx).get("paths")  # computed only when a family needed it
+    counted = vars(ctx).get("text")  # likewise
     return Columns(n, names, numeric, labeller.indices(x), labeller.labels, spans, values,
-                   None if known is None else np.asarray(known.templates, np.int64))
+                   None if known is None else np.asarray(known.templates, np.int64),
+                   None if counted is None else counted.token_count)
 
 
 @lru_cache(maxsize=16)

@@ -145,9 +145,12 @@ def address(page, url: str = "") -> str:
     return url or (page.url if "://" in page.url else "") or page.meta.url or page.url
 
 
-def signals(page, paths: np.ndarray, url: str = "") -> dict[str, float]:
+def signals(page, paths: np.ndarray, url: str = "",
+            words: np.ndarray | None = None) -> dict[str, float]:
     """What the page says it is and its shape, one number each (SIGNALS);
-    `paths` is each block's path number (victor.second_pass.page_paths)."""
+    `paths` is each block's path number (victor.second_pass.page_paths),
+    `words` each block's whitespace-separated tokens where the caller has
+    them counted (Columns.words)."""
     out: dict[str, float] = {}
     parts = urlsplit(address(page, url))
     words_of_url = [s for s in re.split(r"[/_.?=&-]+",
@@ -175,7 +178,8 @@ def signals(page, paths: np.ndarray, url: str = "") -> dict[str, float]:
         out[f"tag.{t}"] = float(tags.get(t, 0))
         out[f"tag.{t}/blocks"] = tags.get(t, 0) / nblocks
     texts = [b.text for b in page.blocks]
-    words = np.array([len(t.split()) for t in texts], dtype=np.float64)
+    words = (np.array([len(t.split()) for t in texts], dtype=np.float64) if words is None
+             else np.asarray(words, dtype=np.float64))
     total = max(words.sum(), 1.0)
     linked = np.array(_linked(page.blocks), dtype=bool)
     out["blocks"] = float(len(page.blocks))
@@ -285,10 +289,10 @@ def load(text: str, source: str) -> PageTypeModel:
     return PageTypeModel(booster)
 
 
-def type_probabilities(model: PageTypeModel, page, paths: np.ndarray,
-                       url: str = "") -> dict[str, float]:
+def type_probabilities(model: PageTypeModel, page, paths: np.ndarray, url: str = "",
+                       words: np.ndarray | None = None) -> dict[str, float]:
     """How likely the classifier thinks `page` is of each of TYPES: the
     decision reads the article's, and a corpus builder may sort pages by
-    the rest (the jsonl record's `page_type`)."""
-    p = model.probabilities(row(signals(page, paths, url)))[0]
+    the rest (the jsonl record's `page_type`). `words` as for `signals`."""
+    p = model.probabilities(row(signals(page, paths, url, words)))[0]
     return {kind: float(q) for kind, q in zip(TYPES, p)}

@@ -112,7 +112,8 @@ def matrix(columns, blocks, marginals: Sequence[Mapping[str, float]], labels: Se
     the trees were trained on) and its decoded labels, then the first pass's
     columns `first`."""
     p = np.asarray(content_probabilities(marginals), dtype=np.float64)
-    own = fast_features(page_paths(columns, blocks), [b.text for b in blocks], p, labels)
+    own = fast_features(page_paths(columns, blocks), [b.text for b in blocks], p, labels,
+                        columns.words)
     if not first:
         return own
     return np.hstack([own, first_columns(columns, list(first))])
