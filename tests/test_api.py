@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from victor import Cleaner
 from victor.training import evaluate
 
@@ -100,6 +102,12 @@ def test_labels_given_anew_are_the_labels_every_output_renders():
     assert result.markdown().strip() and result.markdown() != before
     result.labels = ["o"] * len(result.labels)
     assert result.text() == "" and result.confidence == 0.0
+    # Labels that cannot be the page's are refused, and the result keeps its own.
+    with pytest.raises(ValueError, match="labels for the page's"):
+        result.labels = ["p"]
+    with pytest.raises(ValueError, match="not 'x'"):
+        result.labels = ["x"] * len(result.labels)
+    assert result.labels == ["o"] * len(result.texts)
 
 
 def test_a_result_of_a_deeply_nested_page_pickles():
@@ -123,8 +131,6 @@ def test_cleaning_leaves_the_garbage_collector_as_it_found_it():
     caller's process gets it back as it was, on, or off if the caller
     turned it off, and after a page that fails as after one that cleans."""
     import gc
-
-    import pytest
 
     from victor.errors import VictorError
 

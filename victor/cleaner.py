@@ -40,6 +40,9 @@ if TYPE_CHECKING:  # imported when a config's perplexity extra is on
     from victor.perplexity import PerplexityModel
 
 
+_KNOWN = frozenset(LABELS)
+
+
 @dataclass
 class Result:
     """A cleaned page: its blocks and their labels, and the page in every
@@ -90,6 +93,12 @@ class Result:
         """Labels given anew (a caller's own decision) make the kept tree
         again, so that every output renders the labels the result holds."""
         if name == "labels":
+            page = self.__dict__.get("page")
+            if page is not None and len(value) != len(page.blocks):
+                raise ValueError(f"{len(value)} labels for the page's {len(page.blocks)} blocks")
+            if not _KNOWN.issuperset(value):
+                raise ValueError(f"labels are {', '.join(LABELS)}, not "
+                                 f"{', '.join(sorted(map(repr, set(value) - _KNOWN)))}")
             self.__dict__.pop("tree", None)
             self.__dict__.pop("confidence", None)
         object.__setattr__(self, name, value)
