@@ -65,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0,
                     help="the seed of --sample's draw (default 0): another draw of pages")
     ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--fold-seed", type=int, default=0,
+                    help="the seed the site folds are dealt by (default 0): another draw of folds")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="processes (default 2)")
     ap.add_argument("--max-iterations", type=int, help="L-BFGS iterations (default: each config's)")
     ap.add_argument("--no-transfer", action="store_true", help="skip the transfer table")
@@ -79,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     # the core that the last, longest training leaves idle.
     with ProcessPoolExecutor(args.jobs) as pool:
         victor = submit_victor(pool, pages, args.folds, args.max_iterations,
-                               not args.no_transfer)
+                               not args.no_transfer, args.fold_seed)
         peer_texts = None if args.no_peers else submit_peers(pool, everything)
         cv, moved = victor()
         peers = peer_texts() if peer_texts else {}

@@ -243,7 +243,7 @@ class _Training:
 
 
 def submit_victor(pool: Executor, pages: dict[str, list[Page]], folds: int,
-                  max_iterations: int | None, transfer: bool
+                  max_iterations: int | None, transfer: bool, fold_seed: int = 0
                   ) -> Callable[[], tuple[dict[str, Run], dict[tuple[str, str], Run]]]:
     """Queues every training, largest first so that the last ones to finish
     are short; the returned function waits for them and gives the
@@ -269,7 +269,7 @@ def submit_victor(pool: Executor, pages: dict[str, list[Page]], folds: int,
 
     for name, by_collection in loaded.items():
         examples = [e for c in by_collection for e in by_collection[c]]
-        for _, train_set, test_set in crossval.fold_tasks(examples, folds, "site"):
+        for _, train_set, test_set in crossval.fold_tasks(examples, folds, "site", fold_seed):
             add(("cv", name), configs[name], train_set, {"": test_set})
     if transfer:
         everything = loaded[DEFAULT_CONFIG]

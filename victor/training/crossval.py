@@ -209,10 +209,12 @@ def decided_again(p: Prediction, e: Example, q, config: Config,
     return replace(p, labels=decided.labels, second=[float(x) for x in q], page_type=page_type)
 
 
-def fold_tasks(examples: list[Example], k: int,
-                split: str = "site") -> Iterator[tuple[int, list[Example], list[Example]]]:
-    """(fold number, training pages, test pages) for each of the k folds."""
-    for i, test_idx in enumerate(folds(examples, k, split), 1):
+def fold_tasks(examples: list[Example], k: int, split: str = "site",
+               seed: int = 0) -> Iterator[tuple[int, list[Example], list[Example]]]:
+    """(fold number, training pages, test pages) for each of the k folds,
+    dealt by `seed` (another seed, another draw of the same kind of folds:
+    docs/results.md, "How far a draw of the site folds moves the figures")."""
+    for i, test_idx in enumerate(folds(examples, k, split, seed), 1):
         test = set(test_idx)
         yield (i, [e for j, e in enumerate(examples) if j not in test],
                [examples[j] for j in test_idx])
@@ -221,7 +223,8 @@ def fold_tasks(examples: list[Example], k: int,
 def cross_validate(examples: list[Example], config: Config, k: int, params: dict,
                    workdir: str, jobs: int = 1, split: str = "site",
                    on_fold: Callable[[FoldResult], None] | None = None,
-                   on_iteration: Callable[[int, float], None] | None = None) -> list[FoldResult]:
+                   on_iteration: Callable[[int, float], None] | None = None,
+                   seed: int = 0) -> list[FoldResult]:
     """Folds run in `jobs` processes; each trains on the other folds' pages.
     With the perplexity extra on (and not disabled), each fold first
     recomputes the perplexity of every page under a language model of its
@@ -230,7 +233,7 @@ def cross_validate(examples: list[Example], config: Config, k: int, params: dict
     `on_iteration` of each L-BFGS iteration, in one process only."""
     tasks = [FoldTask(i, train_set, test_set, config, params, Path(workdir),
                       on_iteration if jobs <= 1 else None)
-             for i, train_set, test_set in fold_tasks(examples, k, split)]
+             for i, train_set, test_set in fold_tasks(examples, k, split, seed)]
     results = []
     with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
         for result in (pool.map if pool is not None else map)(run_fold, tasks):
