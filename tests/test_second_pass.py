@@ -131,3 +131,17 @@ def test_bars_that_would_keep_nothing_leave_the_labels(general, first):
                                 result.marginals, result.labels)
     assert len(q) == len(result.labels) and q.max() < 1
     assert decoding.relabel(result.labels, result.marginals, q, 1.0, 1.0) == result.labels
+
+
+def test_a_block_the_first_pass_is_sure_of_stays_whatever_the_trees_say(general, first):
+    """`first-pass-stays`: where the trees give every block nothing, the
+    blocks the CRF kept at that content probability or more stay with
+    their labels, and the rest go."""
+    result = first.clean(read_input(str(DRAGNET / "R28.html")))
+    content = decoding.content_probabilities(result.marginals)
+    nothing = [0.0] * len(result.labels)
+    out = decoding.relabel(result.labels, result.marginals, nothing, 0.5, 0.5, stays=0.97)
+    sure = [lab != OTHER and p >= 0.97 for lab, p in zip(result.labels, content)]
+    assert any(sure) and not all(lab != OTHER for lab in result.labels)
+    assert out == [lab if s else OTHER for lab, s in zip(result.labels, sure)]
+    assert general.config.second_pass.first_pass_stays is not None

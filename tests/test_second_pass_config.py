@@ -89,8 +89,10 @@ def test_a_config_without_the_key_or_with_null_has_no_second_pass(tmp_path) -> N
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  early-stop-every: 0\n",
      "'early-stop-every' must be a number of trees, at least 1, where early-stop is set"),
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  depth: 3\n",
-     "unknown key 'depth'; known keys: keep, add, lowest-page-bar, article-bars, comment-sections, review-sections, early-stop, early-stop-every, favor, "
+     "unknown key 'depth'; known keys: keep, add, lowest-page-bar, article-bars, comment-sections, review-sections, first-pass-stays, early-stop, early-stop-every, favor, "
      "rounds, seeds, left-out, trees"),
+    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  first-pass-stays: 2\n",
+     "'first-pass-stays' must be a probability between 0 and 1, or null"),
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  rounds: 0\n",
      "'rounds' must be a whole number, at least 1"),
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  trees: {num_leaves: [31]}\n",

@@ -17,6 +17,8 @@ these settings beside them.
                                    # the classifier calls an article at this or more (0: on
                                    # every page, no classifier read)
       review-sections: 0.5         # optional: the same for reviews on a product
+      first-pass-stays: 0.97       # optional: a block the first pass kept at the CRF's content
+                                   # probability of this or more stays, whatever the trees say
       early-stop: 4                # LightGBM's prediction early stopping margin, or null
       early-stop-every: 10         # ... looked at every this many trees
       favor:                       # optional: --favor's bars, each both keep and add
@@ -39,7 +41,7 @@ from victor.errors import VictorError
 
 # What the decision reads at cleaning time, and what training reads.
 DECODING_KEYS = ("keep", "add", "lowest-page-bar", "article-bars", "comment-sections",
-                 "review-sections", "early-stop", "early-stop-every", "favor")
+                 "review-sections", "first-pass-stays", "early-stop", "early-stop-every", "favor")
 _ARTICLE_KEYS = ("above", "keep", "add", "lowest-page-bar")
 
 
@@ -89,6 +91,9 @@ class SecondPassSettings:
     # and no part of an article. 0: on every page; None: never.
     comment_sections: float | None = None
     review_sections: float | None = None
+    # The CRF's content probability from which a block the first pass kept
+    # stays whatever the trees say (victor.decoding.relabel); None: none.
+    first_pass_stays: float | None = None
 
     @property
     def reads_page_type(self) -> bool:
@@ -135,6 +140,9 @@ def checked(raw: Any, path: Path) -> SecondPassSettings:
             raise bad(f"'{key}' must be a probability between 0 and 1 (0: on every page), "
                       "or null")
         sections[key] = None if value is None else float(value)
+    stays = raw.get("first-pass-stays")
+    if stays is not None and (not _number(stays) or not 0 <= stays <= 1):
+        raise bad("'first-pass-stays' must be a probability between 0 and 1, or null")
     favor = raw.get("favor") or {}
     if not isinstance(favor, dict):
         raise bad("'favor' must map precision and recall to probabilities")
@@ -171,7 +179,8 @@ def checked(raw: Any, path: Path) -> SecondPassSettings:
                               None if margin is None else int(every),
                               int(raw["rounds"]), int(raw["seeds"]), tuple(left_out),
                               dict(trees), article, sections["comment-sections"],
-                              sections["review-sections"])
+                              sections["review-sections"],
+                              None if stays is None else float(stays))
 
 
 def _article_bars(raw: Any, bad) -> ArticleBars | None:
@@ -213,6 +222,8 @@ def decoding(settings: SecondPassSettings) -> dict[str, Any]:
         out["comment-sections"] = settings.comment_sections
     if settings.review_sections is not None:
         out["review-sections"] = settings.review_sections
+    if settings.first_pass_stays is not None:
+        out["first-pass-stays"] = settings.first_pass_stays
     return out
 
 
