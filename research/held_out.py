@@ -43,7 +43,8 @@ _KEYS = {"keep-above": "keep_above", "empty-page-share": "empty_page_share", "un
          "line-share": "line_share", "line-words": "line_words"}
 # second-pass key -> SecondPassSettings field
 _SECOND = {"keep": "keep", "add": "add", "lowest-page-bar": "lowest_page_bar",
-           "comment-sections": "comment_sections", "review-sections": "review_sections"}
+           "comment-sections": "comment_sections", "review-sections": "review_sections",
+           "first-pass-stays": "first_pass_stays"}
 # article-bars' keys, as article-KEY
 _ARTICLE = {"article-above": "above", "article-keep": "keep", "article-add": "add",
             "article-lowest-page-bar": "lowest_page_bar"}
