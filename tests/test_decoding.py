@@ -109,13 +109,14 @@ def test_cleaning_decides_a_real_page_by_the_one_decision(config):
 
     def trees(labels):
         return second_pass.probabilities(second, result.columns, result.page.blocks,
-                                       result.marginals, labels)
+                                       result.marginals, labels, result.page_type)
 
     decided = decide(best, result.marginals, result.texts, found, cleaner.config,
-                     trees=None if second is None else trees, bridged=True)
+                     trees=None if second is None else trees, bridged=True,
+                     page_type=result.page_type)
     assert (result.labels, result.fallback) == (decided.labels, decided.fallback)
     scored = decide(best, result.marginals, result.texts, found, cleaner.config,
-                    trees=None if second is None else trees)
+                    trees=None if second is None else trees, page_type=result.page_type)
     assert decided.labels == bridge(result.texts, found.boxes, scored.labels)
 
 

@@ -29,23 +29,27 @@ ARTICLES = ["0437", "4249", "4500", "0414", "4420", "0490", "0180", "4519", "001
             "4619", "0488"]
 PRODUCTS = ["2898", "0599", "3052", "1377", "0611", "0593", "2889", "3078", "3054", "0595",
             "3043", "3079"]
-# The general config without what reads the page type (the article bars and
-# the readers' sections): one set of bars for every page.
+# The general config without what reads the page type (the article bars,
+# the readers' sections and the page-type booster): one set of bars for
+# every page.
 UNTYPED = """base: general
 template: general
 second-pass:
   article-bars: null
   comment-sections: null
   review-sections: null
+  page-type-share: null
 """
 
 
-# The general config's bars alone: the article bars, no readers' sections.
+# The general config's bars alone: the article bars, no readers' sections,
+# no page-type booster.
 BARS_ONLY = """base: general
 template: general
 second-pass:
   comment-sections: null
   review-sections: null
+  page-type-share: null
 """
 
 

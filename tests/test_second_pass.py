@@ -10,7 +10,9 @@ docs/second-pass.md say how well it does on pages of sites it has not seen.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from repo_data import DATA, DRAGNET, WCXB
@@ -19,12 +21,13 @@ from victor.annotation import load_annotation
 from victor.batch.inputs import read_input
 from victor.cleaner import Cleaner
 from victor.config import load_config, settings
+from victor.errors import VictorError
 from victor.labels import OTHER
 from victor.reading.text import words
 from victor.second_pass.features import PAGE_FEATURES
 from victor.training.dataset import gold_text
 from victor.training.evaluate import score_page
-from victor.model import load as load_model, with_decoding
+from victor.model import load as load_model, part_bytes, with_decoding
 from victor.second_pass.settings import training
 
 
@@ -145,3 +148,31 @@ def test_a_block_the_first_pass_is_sure_of_stays_whatever_the_trees_say(general,
     assert any(sure) and not all(lab != OTHER for lab in result.labels)
     assert out == [lab if s else OTHER for lab, s in zip(result.labels, sure)]
     assert general.config.second_pass.first_pass_stays is not None
+
+
+def test_the_page_type_boosters_move_the_trees_by_their_share_at_most(general):
+    """`page-type-seeds` and `page-type-share`: boosters that also read the
+    page type's seven probabilities. The same page told it is a forum, not
+    what the classifier reads it as, gets other probabilities from them,
+    and the trees' probability moves by no more than their share."""
+    data = read_input(str(load_annotation(str(WCXB / "0001.anno")).source))
+    result = general.clean(data)
+    second = general.second_pass
+    share = second.settings.page_type_share
+    assert second.typed and 0 < share < 1 and result.page_type["forum"] < 0.5
+    told = {kind: float(kind == "forum") for kind in result.page_type}
+    args = (second, result.columns, result.page.blocks, result.marginals, result.labels)
+    read, forum = (np.asarray(second_pass.probabilities(*args, kinds)) for kinds in
+                   (result.page_type, told))
+    moved = np.abs(read - forum)
+    assert moved.max() > 0.01 and moved.max() <= share + 1e-9
+
+
+def test_trees_without_page_type_boosters_are_refused_where_the_config_asks_for_them():
+    general = load_model("general")
+    parts = second_pass.split_models(part_bytes(general, "second-pass").decode("utf-8"))
+    plain = "".join(parts[:general.record["recipe"]["second-pass"]["seeds"]])
+    with pytest.raises(VictorError, match=r"^TREES: .*retrain them with page-type-seeds$"):
+        second_pass.load(plain, general.config.second_pass, "TREES")
+    assert not second_pass.load(plain, replace(general.config.second_pass, page_type_share=0.0),
+                                "TREES").typed

@@ -89,8 +89,14 @@ def test_a_config_without_the_key_or_with_null_has_no_second_pass(tmp_path) -> N
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  early-stop-every: 0\n",
      "'early-stop-every' must be a number of trees, at least 1, where early-stop is set"),
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  depth: 3\n",
-     "unknown key 'depth'; known keys: keep, add, lowest-page-bar, article-bars, comment-sections, review-sections, first-pass-stays, early-stop, early-stop-every, favor, "
-     "rounds, seeds, left-out, trees"),
+     "unknown key 'depth'; known keys: keep, add, lowest-page-bar, article-bars, comment-sections, review-sections, first-pass-stays, page-type-share, "
+     "early-stop, early-stop-every, favor, rounds, seeds, page-type-seeds, left-out, trees"),
+    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  page-type-share: 1.5\n",
+     "'page-type-share' must be a share between 0 and 1, or null"),
+    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  page-type-seeds: -1\n",
+     "'page-type-seeds' must be a whole number, 0 or more"),
+    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  page-type-seeds: 0\n  page-type-share: 0.2\n",
+     "'page-type-share' needs boosters that read the page type: set 'page-type-seeds' too"),
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  first-pass-stays: 2\n",
      "'first-pass-stays' must be a probability between 0 and 1, or null"),
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  rounds: 0\n",
@@ -145,8 +151,10 @@ def test_a_trees_file_that_is_no_lightgbm_model_is_one_line(tmp_path) -> None:
 
 def test_a_model_of_several_boosters_gives_their_mean(tmp_path) -> None:
     """The shipped trees are boosters of several seeds, one after another in
-    one file; each page's probabilities are their mean. Cut into models of
-    one booster each, they give the parts of that mean."""
+    one file, the page-type boosters last; each page's probabilities are the
+    plain boosters' mean, with the page-type boosters' at their share. Cut
+    into models of one plain booster each (and the page-type ones), they
+    give the parts of that mean."""
     import numpy as np
 
     from victor.cleaner import Cleaner
@@ -155,12 +163,14 @@ def test_a_model_of_several_boosters_gives_their_mean(tmp_path) -> None:
 
     shipped = Cleaner("general")
     parts = split_models(part_bytes(shipped.trained, "second-pass").decode("utf-8"))
-    assert len(parts) > 1
+    plain = len(shipped.second_pass.boosters)
+    assert plain > 1 and len(parts) > plain
     result = shipped.label(shipped.read((ROOT / "data" / "dragnet" / "R28.html").read_bytes()))
     each = []
-    for i, part in enumerate(parts):
+    for i, part in enumerate(parts[:plain]):
         one = Cleaner(model=model_copy(tmp_path / f"one{i}",
-                                       replaced={"second-pass": part.encode()}))
+                                       replaced={"second-pass": "".join([part, *parts[plain:]])
+                                                 .encode()}))
         each.append(probabilities(one.second_pass, *first_pass(result)))
     assert np.allclose(probabilities(shipped.second_pass, *first_pass(result)),
                        np.mean(each, axis=0))
@@ -169,4 +179,4 @@ def test_a_model_of_several_boosters_gives_their_mean(tmp_path) -> None:
 
 def first_pass(result):
     """What the trees read of a labelled page."""
-    return result.columns, result.page.blocks, result.marginals, result.labels
+    return result.columns, result.page.blocks, result.marginals, result.labels, result.page_type

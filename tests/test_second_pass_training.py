@@ -60,7 +60,8 @@ def test_the_trees_read_every_first_pass_column_but_those_left_out(pages) -> Non
     assert "crf.class-words" not in note["features"]
     assert set(note["features"][len(PAGE_FEATURES):]) == {
         "crf." + n for pg in pages for n in pg.columns.names} - {"crf.class-words"}
-    assert text.count("\ntree\n") + text.startswith("tree\n") == settings.seeds
+    assert (text.count("\ntree\n") + text.startswith("tree\n")
+            == settings.seeds + settings.page_type_seeds)
 
 
 def test_a_first_pass_whose_blocks_differ_is_refused() -> None:

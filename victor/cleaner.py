@@ -301,9 +301,10 @@ class Cleaner:
         second = self.second_pass
         trees = None if second is None else (
             lambda labels: second_pass.probabilities(second, columns, page.blocks,
-                                                   result.marginals, labels))
-        # The page's type, where the model's bars read it (its second pass's
-        # article-bars): from the page and its blocks' path groups.
+                                                   result.marginals, labels, result.page_type))
+        # The page's type, where the model's trees or bars read it (its second
+        # pass's page-type boosters, article-bars, readers' sections): from the
+        # page and its blocks' path groups, before the trees are asked.
         if self.trained.reads_page_type:
             result.page_type = page_type.type_probabilities(
                 self.trained.page_type, page, second_pass.page_paths(columns, page.blocks),

@@ -270,8 +270,10 @@ def _needs_training(d: Difference, model: TrainedModel, config: Config) -> bool:
         return True
     if d.name == "second-pass":
         return config.second_pass is not None
+    if d.name == "second-pass.page-type-share" and isinstance(d.here, (int, float)) and d.here:
+        return model.trees is None or not model.trees.typed
     if d.name.startswith(("second-pass.article-bars", "second-pass.comment-sections",
-                          "second-pass.review-sections")):
+                          "second-pass.review-sections", "second-pass.page-type-share")):
         return (model.page_type is None and config.second_pass is not None
                 and config.second_pass.reads_page_type)
     return (model.trees is not None and config.second_pass is not None

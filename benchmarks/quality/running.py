@@ -206,7 +206,7 @@ def stacked(first: Run, examples: dict[str, dataset.Example],
         # the page's type or do not, share them (and its cross-fitted classifier)
         sp = config.second_pass
         trees = json.dumps([training(sp), sp.early_stop, sp.early_stop_every,
-                            sp.reads_page_type])
+                            sp.reads_page_type, sp.page_type_share])
         if trees not in fitted:
             started = time.perf_counter()
             fitted[trees] = second_pass.held_out(predictions, examples, first.fold, config)

@@ -14,7 +14,7 @@ on pages of sites neither pass saw, WCXB +0.017 bag-of-words F1, Dragnet
 The stage is plain functions over a page's first-pass Result:
 
     second = load(text, settings, source)           # once, with the model (victor/model.py)
-    q = probabilities(second, columns, blocks, marginals, labels)   # a block's P(content)
+    q = probabilities(second, columns, blocks, marginals, labels, page_type)   # P(content)
 
 and the bars that decide on `q` are the decision's (victor.decoding.decide).
 
@@ -36,18 +36,27 @@ from victor.errors import VictorError
 from victor.second_pass.features import (FIRST_PREFIX, PAGE_FEATURES, fast_features,
                                        first_columns)
 from victor.second_pass.settings import SecondPassSettings
+from victor.page_type import TYPES
+
+# The columns after the first pass's that the page-type boosters read: the
+# page-type classifier's probability of each type, the same on every block.
+TYPE_COLUMNS = tuple(f"type.{kind}" for kind in TYPES)
+
 
 @dataclass(frozen=True)
 class SecondPass:
     """A loaded second pass: its boosters (the same trees' settings, each of
     another random draw), the first-pass columns they read after
     PAGE_FEATURES (from the model's own feature names, so that a model and
-    the columns it is fed cannot drift apart), and the config's settings
-    (its bars, `--favor`'s bars and the early-stopping margin)."""
+    the columns it is fed cannot drift apart), the boosters that read
+    TYPE_COLUMNS after those, and the config's settings (its bars,
+    `--favor`'s bars, the page-type boosters' share and the early-stopping
+    margin)."""
 
     boosters: tuple[Any, ...]  # victor.boosters.Booster (lightgbm.Booster in training)
     first: tuple[str, ...]
     settings: SecondPassSettings
+    typed: tuple[Any, ...] = ()
 
     def predict_options(self) -> dict[str, Any]:
         return predict_options(self.settings)
@@ -79,12 +88,19 @@ def load(text: str, settings: SecondPassSettings, source: str) -> SecondPass:
         raise VictorError(f"{source}: not a LightGBM model ({first_line})") from None
     names = boosters[0].feature_name()
     first = names[len(PAGE_FEATURES):]
+    reads_type = [list(b.feature_name()) == list(names) + list(TYPE_COLUMNS) for b in boosters]
+    plain = tuple(b for b, t in zip(boosters, reads_type) if not t)
+    typed = tuple(b for b, t in zip(boosters, reads_type) if t)
     if (tuple(names[:len(PAGE_FEATURES)]) != PAGE_FEATURES
             or not all(name.startswith(FIRST_PREFIX) for name in first)
-            or any(b.feature_name() != names for b in boosters)):
+            or any(list(b.feature_name()) != list(names) for b in plain)):
         raise VictorError(f"{source}: its features are not the second pass's page features "
                           "(victor/second_pass/features.py); retrain it")
-    return SecondPass(boosters, tuple(name[len(FIRST_PREFIX):] for name in first), settings)
+    if settings.page_type_share and not typed:
+        raise VictorError(f"{source}: the config's page-type-share asks for boosters that read "
+                          "the page type, and these trees have none; retrain them with "
+                          "page-type-seeds")
+    return SecondPass(plain, tuple(name[len(FIRST_PREFIX):] for name in first), settings, typed)
 
 
 def split_models(text: str) -> list[str]:
@@ -131,13 +147,31 @@ def page_paths(columns, blocks) -> np.ndarray:
     return np.asarray(paths(blocks, class_words=False).templates, np.int64)
 
 
+def with_types(x: np.ndarray, page_type: Mapping[str, float] | None) -> np.ndarray:
+    """The trees' input with TYPE_COLUMNS after it: the page's probability
+    of each type on every block (missing where no classifier named one)."""
+    kinds = [np.nan if page_type is None else page_type[kind] for kind in TYPES]
+    return np.hstack([x, np.tile(np.asarray(kinds, dtype=np.float64), (len(x), 1))])
+
+
+def blended(plain: np.ndarray, typed: np.ndarray | None, share: float) -> np.ndarray:
+    """The trees' probability: the page-type boosters' mean at `share`,
+    the others' at the rest."""
+    return plain if typed is None or not share else (1 - share) * plain + share * typed
+
+
 def probabilities(second: SecondPass, columns, blocks,
                   marginals: Sequence[Mapping[str, float]],
-                  labels: Sequence[str]) -> np.ndarray:
+                  labels: Sequence[str],
+                  page_type: Mapping[str, float] | None = None) -> np.ndarray:
     """Each block's second-pass probability of being content, from the
-    first pass's feature `columns` and `marginals` and its `labels` so far."""
+    first pass's feature `columns` and `marginals`, its `labels` so far and,
+    for the page-type boosters, the classifier's `page_type`."""
     if not labels:
         return np.zeros(0)
-    return mean_probability(second.boosters, matrix(columns, blocks, marginals, labels,
-                                                    second.first),
-                            second.predict_options())
+    x = matrix(columns, blocks, marginals, labels, second.first)
+    options = second.predict_options()
+    share = second.settings.page_type_share
+    typed = (mean_probability(second.typed, with_types(x, page_type), options)
+             if second.typed and share else None)
+    return blended(mean_probability(second.boosters, x, options), typed, share)

@@ -19,6 +19,8 @@ these settings beside them.
       review-sections: 0.5         # optional: the same for reviews on a product
       first-pass-stays: 0.97       # optional: a block the first pass kept at the CRF's content
                                    # probability of this or more stays, whatever the trees say
+      page-type-share: 0.2         # optional: the page-type boosters' share of the trees'
+                                   # probability (needs a model trained with page-type-seeds)
       early-stop: 4                # LightGBM's prediction early stopping margin, or null
       early-stop-every: 10         # ... looked at every this many trees
       favor:                       # optional: --favor's bars, each both keep and add
@@ -26,6 +28,8 @@ these settings beside them.
         recall: 0.15
       rounds: 100                  # training: trees a booster
       seeds: 2                     # boosters, each of another seed, their mean taken
+      page-type-seeds: 1           # optional: boosters that also read the page type's seven
+                                   # probabilities (victor/page_type/), each of another seed
       left-out: [class-words]      # first-pass columns the trees do not read
       trees: {objective: binary, learning_rate: 0.15, ...}   # LightGBM's parameters
 """
@@ -41,7 +45,8 @@ from victor.errors import VictorError
 
 # What the decision reads at cleaning time, and what training reads.
 DECODING_KEYS = ("keep", "add", "lowest-page-bar", "article-bars", "comment-sections",
-                 "review-sections", "first-pass-stays", "early-stop", "early-stop-every", "favor")
+                 "review-sections", "first-pass-stays", "page-type-share", "early-stop",
+                 "early-stop-every", "favor")
 _ARTICLE_KEYS = ("above", "keep", "add", "lowest-page-bar")
 
 
@@ -57,7 +62,7 @@ class ArticleBars:
     keep: float
     add: float
     lowest_page_bar: float | None = None
-TRAINING_KEYS = ("rounds", "seeds", "left-out", "trees")
+TRAINING_KEYS = ("rounds", "seeds", "page-type-seeds", "left-out", "trees")
 _KEYS = DECODING_KEYS + TRAINING_KEYS
 
 
@@ -94,12 +99,20 @@ class SecondPassSettings:
     # The CRF's content probability from which a block the first pass kept
     # stays whatever the trees say (victor.decoding.relabel); None: none.
     first_pass_stays: float | None = None
+    # Boosters trained with the page type's seven probabilities as seven
+    # more columns (seeds 0, 1, ...), and their mean's share of the trees'
+    # probability at cleaning: the type tells the trees that a listing's
+    # short items are its content and an article's are not, but trees that
+    # read it alone drop a long page the classifier misreads (docs/second-pass.md,
+    # "The page type beside the trees").
+    page_type_seeds: int = 0
+    page_type_share: float = 0.0
 
     @property
     def reads_page_type(self) -> bool:
         """Whether deciding a page asks the model's page-type classifier."""
         return (self.article_bars is not None or bool(self.comment_sections)
-                or bool(self.review_sections))
+                or bool(self.review_sections) or self.page_type_share > 0)
 
 
 def _number(value: Any) -> bool:
@@ -143,6 +156,15 @@ def checked(raw: Any, path: Path) -> SecondPassSettings:
     stays = raw.get("first-pass-stays")
     if stays is not None and (not _number(stays) or not 0 <= stays <= 1):
         raise bad("'first-pass-stays' must be a probability between 0 and 1, or null")
+    share = raw.get("page-type-share")
+    if share is not None and (not _number(share) or not 0 <= share <= 1):
+        raise bad("'page-type-share' must be a share between 0 and 1, or null")
+    typed = raw.get("page-type-seeds")
+    if typed is not None and typed != 0 and not _count(typed):
+        raise bad("'page-type-seeds' must be a whole number, 0 or more")
+    if share and not typed:
+        raise bad("'page-type-share' needs boosters that read the page type: set "
+                  "'page-type-seeds' too")
     favor = raw.get("favor") or {}
     if not isinstance(favor, dict):
         raise bad("'favor' must map precision and recall to probabilities")
@@ -180,7 +202,8 @@ def checked(raw: Any, path: Path) -> SecondPassSettings:
                               int(raw["rounds"]), int(raw["seeds"]), tuple(left_out),
                               dict(trees), article, sections["comment-sections"],
                               sections["review-sections"],
-                              None if stays is None else float(stays))
+                              None if stays is None else float(stays),
+                              int(typed or 0), float(share or 0))
 
 
 def _article_bars(raw: Any, bad) -> ArticleBars | None:
@@ -224,10 +247,13 @@ def decoding(settings: SecondPassSettings) -> dict[str, Any]:
         out["review-sections"] = settings.review_sections
     if settings.first_pass_stays is not None:
         out["first-pass-stays"] = settings.first_pass_stays
+    if settings.page_type_share:
+        out["page-type-share"] = settings.page_type_share
     return out
 
 
 def training(settings: SecondPassSettings) -> dict[str, Any]:
     """What training reads, under the config's keys: a model records it."""
     return {"rounds": settings.rounds, "seeds": settings.seeds,
+            **({"page-type-seeds": settings.page_type_seeds} if settings.page_type_seeds else {}),
             "left-out": list(settings.left_out), "trees": dict(sorted(settings.trees.items()))}

@@ -52,6 +52,10 @@ def declared(anno: str) -> tuple[str, str]:
     return kind, url if isinstance(url, str) else ""
 
 
+# LightGBM makes no dataset of one row: fewer typed pages count as none.
+FEWEST = 2
+
+
 def _booster(rows: np.ndarray, kinds: Sequence[str], threads: int):
     lightgbm = import_extra("lightgbm", None, "training the page-type classifier")
     y = np.array([TYPES.index(k) for k in kinds])
@@ -66,7 +70,7 @@ def trained_classifier(rows: np.ndarray, kinds: Sequence[str],
     text, and the note a model records of it."""
     started = time.perf_counter()
     typed = np.array([bool(k) for k in kinds], dtype=bool)
-    if not typed.any():
+    if typed.sum() < FEWEST:
         return shipped_classifier()
     booster = _booster(rows[typed], [k for k in kinds if k], threads)
     note = {"pages": int(typed.sum()), "types": dict(sorted(Counter(k for k in kinds if k)
@@ -97,12 +101,12 @@ def cross_fitted_types(rows: np.ndarray, kinds: Sequence[str], fold: Sequence[in
     """Each page's probability of every type from a classifier of the
     other folds' typed pages, the same site folds as the trees': the bars
     and readers' sections measured on pages of sites the classifier never
-    saw. None for the pages of a fold whose other folds hold no typed
-    page; where no page is typed at all, the shipped classifier's, which
-    the model will read."""
+    saw. None for the pages of a fold whose other folds hold fewer than
+    FEWEST typed pages; where fewer are typed at all, the shipped
+    classifier's, which the model will read."""
     fold_of = np.asarray(fold)
     typed = np.array([bool(k) for k in kinds], dtype=bool)
-    if not typed.any():  # the model will read the shipped classifier: so do its figures
+    if typed.sum() < FEWEST:  # the model will read the shipped classifier: so do its figures
         from victor.page_type import load
 
         lent = load(shipped_classifier()[0], "the shipped general model's page-type classifier")
@@ -110,7 +114,7 @@ def cross_fitted_types(rows: np.ndarray, kinds: Sequence[str], fold: Sequence[in
     out: list[dict[str, float] | None] = [None] * len(kinds)
     for k in sorted(set(fold_of.tolist())):
         train = typed & (fold_of != k)
-        if not train.any():
+        if train.sum() < FEWEST:
             continue
         booster = _booster(rows[train], [kinds[i] for i in np.flatnonzero(train)], threads)
         held = np.flatnonzero(fold_of == k)

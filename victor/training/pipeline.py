@@ -37,7 +37,8 @@ from victor.training.dataset import Example
 from victor.training.fitting import check_template, fit
 from victor.training.folds import DEFAULT_FOLDS
 from victor.training.page_type import trained_classifier
-from victor.training.second_pass import RunPage, first_pass_pages, trained_trees
+from victor.training.second_pass import (RunPage, first_pass_pages, trained_trees,
+                                         with_held_types)
 
 @dataclass
 class Progress:
@@ -127,9 +128,15 @@ def _trees(results: list[crossval.FoldResult], examples: Sequence[Example], conf
     by_name = {e.name: e for e in examples}
     predictions = [p for r in results for p in r.predictions]
     pages = first_pass_pages(predictions, by_name, config, disabled)
+    # the page-type boosters learn from each page's type as a classifier of
+    # the other folds reads it, as the trees learn from its held-out first pass
+    with_held_types(pages, [r.fold for r in results for _ in r.predictions],
+                    config.second_pass, jobs)
     progress.stage(f"second pass: {len(pages)} pages' held-out first pass read in "
                    f"{time.perf_counter() - started:.0f} s; training {config.second_pass.seeds} "
-                   f"boosters of {config.second_pass.rounds} rounds")
+                   + (f"and {config.second_pass.page_type_seeds} page-type "
+                      if config.second_pass.page_type_seeds else "")
+                   + f"boosters of {config.second_pass.rounds} rounds")
     text, note = trained_trees(pages, config.second_pass, jobs)
     progress.stage(f"second pass: {note['blocks']} blocks in {note['seconds']:.0f} s")
     return text, note, pages

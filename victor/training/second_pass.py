@@ -29,7 +29,8 @@ from victor.annotation import load_training_page
 from victor.config import Config
 from victor.errors import VictorError, import_extra
 from victor.labels import OTHER
-from victor.second_pass import mean_probability, page_paths, predict_options
+from victor.second_pass import (TYPE_COLUMNS, blended, mean_probability, page_paths,
+                                predict_options, with_types)
 from victor.second_pass.features import fast_features, feature_names, first_columns
 from victor.second_pass.settings import SecondPassSettings
 from victor.training.dataset import Example
@@ -49,6 +50,10 @@ class RunPage:
     # type where its NAME.json gives one, else "" (victor/training/page_type.py).
     signals: np.ndarray
     page_type: str
+    # Its probability of each type from a page-type classifier of the other
+    # folds (victor.training.page_type.cross_fitted_types), which the
+    # page-type boosters read; None where none was made.
+    held_type: Mapping[str, float] | None = None
 
 
 def run_page(anno: str, saved: dict[str, list], config: Config,
@@ -80,19 +85,30 @@ def first_names(pages: Sequence[RunPage], settings: SecondPassSettings) -> list[
 
 
 def _boosters(pages: Sequence[RunPage], names: Sequence[str], settings: SecondPassSettings,
-              threads: int) -> tuple[list, int]:
+              threads: int) -> tuple[list, list, int]:
     """The settings' boosters over `pages` (the trees' matrix: PAGE_FEATURES,
     then the first-pass columns `names`), blocks weighted by their words,
-    each of another seed; and the number of blocks."""
+    each of another seed; the page-type boosters, which read TYPE_COLUMNS
+    after those; and the number of blocks."""
     lightgbm = import_extra("lightgbm", None, "training the second pass")
     X = np.vstack([matrix(pg, names) for pg in pages])
     y = np.concatenate([pg.content for pg in pages])
     weight = np.concatenate([pg.words for pg in pages])
-    # A Dataset a seed: its bins are drawn with the seed too.
-    return [lightgbm.train({**settings.trees, "verbose": -1, "seed": seed, "num_threads": threads},
-                           lightgbm.Dataset(X, y, weight=weight, feature_name=feature_names(names),
-                                            free_raw_data=True), settings.rounds)
-            for seed in range(settings.seeds)], len(X)
+
+    def boosters(x: np.ndarray, columns: list[str], seeds: int) -> list:
+        # A Dataset a seed: its bins are drawn with the seed too.
+        return [lightgbm.train({**settings.trees, "verbose": -1, "seed": seed,
+                                "num_threads": threads},
+                               lightgbm.Dataset(x, y, weight=weight, feature_name=columns,
+                                                free_raw_data=True), settings.rounds)
+                for seed in range(seeds)]
+
+    plain = boosters(X, feature_names(names), settings.seeds)
+    typed = []
+    if settings.page_type_seeds:
+        X = np.vstack([with_types(matrix(pg, names), pg.held_type) for pg in pages])
+        typed = boosters(X, feature_names(names) + list(TYPE_COLUMNS), settings.page_type_seeds)
+    return plain, typed, len(X)
 
 
 def matrix(pg: RunPage, names: Sequence[str]) -> np.ndarray:
@@ -120,9 +136,11 @@ def trained_trees(pages: Sequence[RunPage], settings: SecondPassSettings,
     the note a model records of them."""
     started = time.perf_counter()
     names = first_names(pages, settings)
-    boosters, blocks = _boosters(pages, names, settings, threads)
+    plain, typed, blocks = _boosters(pages, names, settings, threads)
+    boosters = plain + typed
     note = {"pages": len(pages), "blocks": blocks, "weight": "words",
             "features": feature_names(names),
+            **({"page-type-boosters": len(typed)} if typed else {}),
             "lightgbm": importlib.metadata.version("lightgbm"),
             "seconds": round(time.perf_counter() - started, 1)}
     return "".join(b.model_to_string() for b in boosters), note
@@ -137,14 +155,18 @@ def cross_fitted(pages: Sequence[RunPage], fold: Sequence[int], settings: Second
     stacking generally: the first-pass model that scored a training page of
     fold j was trained on the other folds, the test fold among them.)"""
     names = first_names(pages, settings)
+    options = predict_options(settings)
     out: list[np.ndarray] = [np.zeros(0)] * len(pages)
     for k in sorted(set(fold)):
-        boosters, _ = _boosters([pg for pg, f in zip(pages, fold) if f != k], names, settings,
-                                threads)
+        plain, typed, _ = _boosters([pg for pg, f in zip(pages, fold) if f != k], names,
+                                    settings, threads)
         for i, f in enumerate(fold):
             if f == k:
-                out[i] = mean_probability(boosters, matrix(pages[i], names),
-                                          predict_options(settings))
+                x = matrix(pages[i], names)
+                out[i] = blended(mean_probability(plain, x, options),
+                                 (mean_probability(typed, with_types(x, pages[i].held_type),
+                                                   options) if typed else None),
+                                 settings.page_type_share)
     return out
 
 
@@ -169,10 +191,24 @@ def held_out(predictions: Sequence, examples: Mapping[str, Example], fold: Mappi
         raise VictorError(f"config {config.name} has no second pass")
     pages = first_pass_pages(predictions, examples, config, disabled)
     folds = [fold[p.name] for p in predictions]
+    types = with_held_types(pages, folds, settings, threads)
     q = cross_fitted(pages, folds, settings, threads=threads)
-    if not settings.reads_page_type:
-        return q, [None] * len(pages)
+    return q, types if settings.reads_page_type else [None] * len(pages)
+
+
+def with_held_types(pages: Sequence[RunPage], folds: Sequence[int],
+                    settings: SecondPassSettings,
+                    threads: int = 1) -> list[dict[str, float] | None]:
+    """Each page's probability of every type from a page-type classifier
+    cross-fitted on the first pass's `folds`, set as the page's held_type
+    for the page-type boosters to train on, where the settings read the
+    page's type at all; else Nones."""
+    if not (settings.reads_page_type or settings.page_type_seeds):
+        return [None] * len(pages)
     from victor.training.page_type import cross_fitted_types
 
-    return q, cross_fitted_types(np.vstack([pg.signals for pg in pages]),
-                                 [pg.page_type for pg in pages], folds, threads)
+    types = cross_fitted_types(np.vstack([pg.signals for pg in pages]),
+                               [pg.page_type for pg in pages], folds, threads)
+    for pg, kind in zip(pages, types):
+        pg.held_type = kind
+    return types
