@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import argparse
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from repo_data import WCXB
 
 from benchmarks import peers, speed, structure
+from benchmarks.quality import running
 from victor.batch.inputs import read_input
 
 
@@ -24,6 +26,19 @@ def test_rs_trafilatura_without_its_venv_is_skipped_with_one_line(monkeypatch, t
     assert structure.peers_set_up() == {}
     said = capsys.readouterr().err.strip().splitlines()
     assert len(said) == 1 and said[0].startswith("rs-trafilatura (markdown): skipped: no ")
+
+
+def test_the_quality_benchmark_runs_without_rs_trafilaturas_venv_and_says_so_once(
+        monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv(peers.RS_TRAFILATURA_PYTHON, str(tmp_path / "rs312" / "bin" / "python"))
+    monkeypatch.setattr(running, "PEERS", {})  # the other peers are the bench extra
+    pages = running.pages_of("wcxb-dev", 2)
+    with ThreadPoolExecutor(1) as pool:
+        texts = running.submit_peers(pool, pages)()
+    assert set(texts) == {"keep everything"}
+    assert all(texts["keep everything"][p.anno] for p in pages)
+    said = [line for line in capsys.readouterr().err.splitlines() if "rs-trafilatura" in line]
+    assert len(said) == 1 and said[0].startswith("rs-trafilatura: skipped: no ")
 
 
 def test_rs_trafilatura_in_its_venv_cleans_page_after_page_and_times_itself():

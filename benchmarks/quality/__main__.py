@@ -12,7 +12,9 @@ set, 60% of Dragnet, WCXB's development split):
   (victor.training.second_pass); the `cleaneval` config on CleanEval; the
   `article` config (the default config with other bars) from the same folds;
 - trafilatura with comments off and on, readability-lxml, resiliparse,
-  jusText, and keeping every block, on the same pages.
+  jusText, rs-trafilatura's text (in a Python 3.12 venv of its own, skipped
+  with one line where it is not made: docs/output.md), and keeping every
+  block, on the same pages.
 
 Two measures for every score: word F1 by longest-common-subsequence
 alignment of the words (CleanEval's, summed over pages), and WCXB's

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
-from benchmarks.peers import PEERS
+from benchmarks.peers import PEERS, Unavailable, rs_trafilatura
 from victor import decoding, output
 from victor.annotation import load_annotation
 from victor.annotation.align import read_gold
@@ -68,14 +68,21 @@ def _every_block(config_name: str) -> Callable[[bytes], str]:
 
 
 def _extractors() -> dict[str, Callable[[], Callable[[bytes], str]]]:
-    return {**PEERS, "keep everything": lambda: _every_block(DEFAULT_CONFIG)}
+    """The peers, with rs-trafilatura (WCXB's best published system) where
+    its venv is made: its text, as a user of its defaults gets it."""
+    return {**PEERS, "rs-trafilatura": rs_trafilatura,
+            "keep everything": lambda: _every_block(DEFAULT_CONFIG)}
 
 
-def _run_peer(args: tuple[str, list[str]]) -> tuple[list[str], float]:
-    """The texts one tool kept from some pages, and the seconds it took."""
+def _run_peer(args: tuple[str, list[str]]) -> tuple[list[str] | str, float]:
+    """The texts one tool kept from some pages, and the seconds it took;
+    instead of the texts, why the tool is not on this machine."""
     name, sources = args
     started = time.perf_counter()
-    extract = _extractors()[name]()
+    try:
+        extract = _extractors()[name]()
+    except Unavailable as e:
+        return str(e), 0.0
     texts = []
     for source in sources:
         try:
@@ -102,10 +109,17 @@ def submit_peers(pool: Executor, pages: list[Page]) -> Callable[[], dict[str, di
         for name, parts in futures.items():
             texts: dict[str, str] = {}
             seconds = 0.0
+            missing = ""
             for chunk, future in parts:
                 got, took = future.result()
+                if isinstance(got, str):
+                    missing = got
+                    continue
                 texts.update(zip(chunk, got))
                 seconds += took
+            if missing:
+                print(f"{name}: skipped: {missing}", file=sys.stderr)
+                continue
             out[name] = {p.anno: texts[p.source] for p in pages}
             print(f"{name}: {len(pages)} pages in {seconds:.0f} s", file=sys.stderr)
         return out
