@@ -309,9 +309,8 @@ class Cleaner:
             result.page_type = page_type.type_probabilities(
                 self.trained.page_type, page, second_pass.page_paths(columns, page.blocks),
                 words=columns.words)
-        found = decoding.layout(page.blocks, columns.containers)
-        decided = decoding.decide(result.labels, result.marginals, result.texts, found,
-                                  self.config, trees=trees,
+        decided = decoding.decide(result.labels, result.marginals, result.texts,
+                                  decoding.layout(page.blocks), self.config, trees=trees,
                                   favor=self.favor, threshold=self.threshold,
                                   temperature=self.model.temperature, bridged=True,
                                   page_type=result.page_type)

@@ -34,18 +34,6 @@ class Columns:
     # type's signals and the second pass's words read them instead of
     # splitting every block's text again.
     words: np.ndarray | None = field(default=None, repr=False)
-    # The elements blocks sit in, as the features stage's container paths
-    # walked them (features/context.py's Paths.elements, parents, inner),
-    # when a feature needed the walk: the decision's layout reads their
-    # tree instead of walking every block's containers again.
-    containers: tuple[list, list[int], list[int]] | None = field(default=None, repr=False)
-
-    def __getstate__(self) -> dict:
-        """The containers stay behind: elements of the page's tree, which
-        pickle by recursion, too deep for some pages (the page pickles its
-        tree flat: victor.reading.page), and only the decision reads them,
-        on the page the cleaner has just read."""
-        return {**self.__dict__, "containers": None}
 
     def coded(self, name: str) -> tuple[list[str], np.ndarray] | None:
         """A numeric feature's labels, and each block's number among

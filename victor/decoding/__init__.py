@@ -306,70 +306,42 @@ class Layout:
     sections: tuple[str, ...] = ()
 
 
-def layout(blocks, tree: Containers | None = None) -> Layout:
-    """`tree`: the elements the blocks sit in (`Containers`), where the
-    features stage has walked them already (Columns.containers)."""
+def layout(blocks) -> Layout:
     boxes = [b.box for b in blocks]
     if None in boxes:  # blocks pickled before they carried their box
         numbers: dict[int, int] = {}
         boxes = [-1 if box is None else numbers.setdefault(id(box), len(numbers))
                  for box in (line_box(b.containers) for b in blocks)]
-    found_units, found_lists, found_sections = _in_containers(blocks, tree)
+    found_units, found_lists, found_sections = _in_containers(blocks)
     return Layout(found_units, found_lists, boxes, found_sections)
 
 
-# The elements a page's blocks sit in, each met once, a parent before its
-# children; each one's parent's number in that list (-1: <body>); each
-# block's innermost container's number (-1: straight in <body>). The
-# features stage's container paths number them so (Columns.containers).
-Containers = tuple[Sequence["Element"], Sequence[int], Sequence[int]]
-
-
-def containers(blocks) -> Containers:
-    """The Containers of `blocks`, found by a walk of their containers."""
-    number: dict[Element, int] = {}
-    elements: list[Element] = []
-    parents: list[int] = []
-    inner: list[int] = []
-    for b in blocks:
-        path = b.containers
-        k = len(path)
-        while k and path[k - 1] not in number:  # the innermost container met before
-            k -= 1
-        last = number[path[k - 1]] if k else -1
-        for el in path[k:]:
-            parents.append(last)
-            last = number[el] = len(elements)
-            elements.append(el)
-        inner.append(last)
-    return elements, parents, inner
-
-
-def _in_containers(blocks, tree: Containers | None = None
-                   ) -> tuple[list[list[int]], list[list[int]], tuple[str, ...]]:
-    """`units`, `list_units` and `sections` from one walk of the elements
-    the blocks sit in (`tree`, else found from the blocks). Each element's
-    answers (the outermost code block or data table, the innermost list,
-    the readers' section it stands in) are its parent's or its own, found
-    once a page: a block costs a look-up, not a look at each of its
-    containers."""
-    elements, parents, inner = containers(blocks) if tree is None else tree
-    within: list[tuple[Element | None, Element | None, str]] = []
-    for el, up in zip(elements, parents):
-        unit, inner_list, section = within[up] if up >= 0 else _OUTSIDE
-        tag = el.tag
-        if unit is None and (tag == "pre" or tag == "table" and is_data_table(el)):
-            unit = el
-        if tag in _LISTS:
-            inner_list = el
-        if not section and tag in _SECTION_BOXES and el.attrs:
-            section = _section(el.attrs)
-        within.append((unit, inner_list, section))
+def _in_containers(blocks) -> tuple[list[list[int]], list[list[int]], tuple[str, ...]]:
+    """`units`, `list_units` and `sections` from one walk of the blocks'
+    containers. Each element's answers (the outermost code block or data
+    table, the innermost list, the readers' section it stands in) are its
+    parent's or its own, found once a page: a block costs a look-up or
+    two, not a look at each of its containers, and the three share the
+    look-ups."""
+    within: dict[Element, tuple[Element | None, Element | None, str]] = {}
     unit_blocks: dict[Element, list[int]] = {}
     list_blocks: dict[Element, list[int]] = {}
     found_sections = []
-    for b, at in zip(blocks, inner):
-        unit, inner_list, section = within[at] if at >= 0 else _OUTSIDE
+    for b in blocks:
+        path = b.containers
+        k = len(path)
+        while k and path[k - 1] not in within:  # the innermost container answered
+            k -= 1
+        unit, inner_list, section = within[path[k - 1]] if k else (None, None, "")
+        for el in path[k:]:
+            tag = el.tag
+            if unit is None and (tag == "pre" or tag == "table" and is_data_table(el)):
+                unit = el
+            if tag in _LISTS:
+                inner_list = el
+            if not section and tag in _SECTION_BOXES and el.attrs:
+                section = _section(el.attrs)
+            within[el] = (unit, inner_list, section)
         if unit is not None:
             unit_blocks.setdefault(unit, []).append(b.id)
         if inner_list is not None:
@@ -377,9 +349,6 @@ def _in_containers(blocks, tree: Containers | None = None
         found_sections.append(section)
     return (list(unit_blocks.values()),
             [unit for unit in list_blocks.values() if len(unit) > 1], tuple(found_sections))
-
-
-_OUTSIDE = (None, None, "")  # the answers of text straight in <body>
 
 
 # Readers' sections: a box of these tags whose id or one of whose classes

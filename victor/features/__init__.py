@@ -68,8 +68,7 @@ def columns(page: Page, config: Config, lm: Any = None,
     counted = vars(ctx).get("text")  # likewise
     return Columns(n, names, numeric, labeller.indices(x), labeller.labels, spans, values,
                    None if known is None else np.asarray(known.templates, np.int64),
-                   None if counted is None else counted.token_count,
-                   None if known is None else (known.elements, known.parents, known.inner))
+                   None if counted is None else counted.token_count)
 
 
 @lru_cache(maxsize=16)
