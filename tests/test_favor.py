@@ -55,7 +55,7 @@ def test_without_a_second_pass_the_bars_are_on_the_calibrated_probability():
     # Code blocks and data tables are decided whole afterwards, and so are
     # paragraphs (line-share): a kept block outside a unit reaches the bar,
     # or shares its paragraph with a kept block that does.
-    units = {i for u in decoding.units(plain.page.blocks) for i in u}
+    units = {i for u in decoding.layout(plain.page.blocks).units for i in u}
     boxes = decoding.layout(precise.page.blocks).boxes  # the same page's boxes
     sure = {boxes[i] for i in kept(precise) if precise.content[i] >= bar["precision"]}
     assert all(precise.content[i] >= bar["precision"] or (boxes[i] != -1 and boxes[i] in sure)

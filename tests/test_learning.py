@@ -20,7 +20,6 @@ from victor.errors import VictorError
 from victor.features import select_features
 from victor.perplexity.ngram import sentence_words, text_paragraphs
 from victor.perplexity import PerplexityModel
-from victor.reading.text import words
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "cleaneval"
@@ -118,24 +117,6 @@ def test_a_disabled_perplexity_needs_no_fold_model(config, shipped_lm, tmp_path)
     without = dataset.load_examples(PAGES, config, shipped_lm, ["perplexity"])
     crossval.cross_validate(without, config, 2, params, str(tmp_path))
     assert not list(tmp_path.glob("*.arpa"))
-
-
-# --- the filter on its own ------------------------------------------------------
-
-def test_the_filter_is_scored_on_the_crf_folds(examples, tmp_path):
-    results = crossval.cross_validate_filter(examples, 2, 3700.0, str(tmp_path))
-    split = crossval.folds(examples, 2)
-    assert [r.pages for r in results] == [len(f) for f in split]
-    assert [r.words.gold for r in results] == [
-        sum(len(words(examples[i].gold)) for i in f) for f in split]
-
-
-def test_the_filter_without_a_limit_keeps_every_word_and_with_zero_none(examples, tmp_path):
-    everything = crossval.total(crossval.cross_validate_filter(examples, 2, float("inf"),
-                                                               str(tmp_path)))
-    assert everything.words.extracted == sum(len(words(t)) for e in examples for t in e.texts)
-    nothing = crossval.total(crossval.cross_validate_filter(examples, 2, 0.0, str(tmp_path)))
-    assert nothing.words.extracted == 0 and nothing.words.recall == 0
 
 
 def test_learn_py_cross_validates_with_the_perplexity_extra_on(tmp_path):

@@ -35,8 +35,22 @@ def person_labelled(anno: Path, config: str = "general") -> tuple[object, list[s
     dropped whole by the most of its words (as the decoding does by the
     CRF's probabilities), and the page's address."""
     page, labels = load_training_page(anno, load_config(config))
-    labels = decoding.whole_units(page, labels, [float(lab != OTHER) for lab in labels], 0.5)
+    labels = whole_units(page, labels, [float(lab != OTHER) for lab in labels], 0.5)
     return page, labels, load_annotation(anno).url
+
+
+def whole_units(page, labels: list[str], content: list[float], bar: float) -> list[str]:
+    """decoding.whole on the page's code blocks and data tables alone."""
+    found = decoding.layout(page.blocks)
+    return decoding.whole([b.text for b in page.blocks], labels, content, found.units, bar,
+                          found.lists, None)
+
+
+def whole_lists(page, labels: list[str], content: list[float], bar: float) -> list[str]:
+    """decoding.whole on the page's lists alone."""
+    found = decoding.layout(page.blocks)
+    return decoding.whole([b.text for b in page.blocks], labels, content, found.units, None,
+                          found.lists, bar)
 
 
 def markdown(anno: Path, options: output.Rendering = output.Rendering()) -> str:
@@ -221,10 +235,10 @@ def test_html_parses_and_says_the_words_of_the_text(anno: Path):
 
 
 def test_a_code_block_is_kept_or_dropped_whole():
-    """decoding.whole_units on WCXB 0415's C function: some of its lines
+    """decoding.whole on WCXB 0415's C function: some of its lines
     likely enough keep all of it; all of them unlikely drop all of it."""
     page, labels, _ = person_labelled(WCXB / "0415.anno")
-    code = next(u for u in decoding.units(page.blocks)
+    code = next(u for u in decoding.layout(page.blocks).units
                 if any("codepoint_parse" in page.blocks[i].text for i in u))
     content = [0.9] * len(page.blocks)
     for n, i in enumerate(code):
@@ -232,30 +246,30 @@ def test_a_code_block_is_kept_or_dropped_whole():
     dropped = list(labels)
     for i in code[::2]:
         dropped[i] = OTHER
-    kept = decoding.whole_units(page, dropped, content, 0.1)
+    kept = whole_units(page, dropped, content, 0.1)
     assert all(kept[i] != OTHER for i in code)
     unlikely = [0.02 if i in code else p for i, p in enumerate(content)]
-    assert all(lab == OTHER for i, lab in enumerate(decoding.whole_units(page, labels, unlikely, 0.1))
+    assert all(lab == OTHER for i, lab in enumerate(whole_units(page, labels, unlikely, 0.1))
                if i in code)
 
 
 def test_a_list_gets_back_the_items_its_likely_content_left_out():
-    """decoding.whole_lists on WCXB 0022's five questions to ask of a
+    """decoding.whole on WCXB 0022's five questions to ask of a
     business school: one item dropped among likely ones comes back as an
     item of the list; a list mostly unlikely gets nothing back."""
     page, labels, url = person_labelled(WCXB / "0022.anno")
-    items = next(u for u in decoding.list_units(page.blocks)
+    items = next(u for u in decoding.layout(page.blocks).lists
                  if any("alumni network" in page.blocks[i].text for i in u))
     content = [float(lab != OTHER) for lab in labels]
     dropped = list(labels)
     dropped[items[1]], content[items[1]] = OTHER, 0.2
-    kept = decoding.whole_lists(page, dropped, content, 0.5)
+    kept = whole_lists(page, dropped, content, 0.5)
     assert kept[items[1]] == "l" and kept[:items[1]] + kept[items[1] + 1:] == \
         dropped[:items[1]] + dropped[items[1] + 1:]
     md = output.markdown(output.kept_tree(page.body, page.blocks, kept, url))
     assert re.search(r"^- Is the alumni network interesting", md, re.MULTILINE)
     unlikely = [0.1 if i in items else p for i, p in enumerate(content)]
-    assert decoding.whole_lists(page, dropped, unlikely, 0.5) == dropped
+    assert whole_lists(page, dropped, unlikely, 0.5) == dropped
 
 
 def test_the_command_leaves_links_images_and_tables_out_when_asked(tmp_path):

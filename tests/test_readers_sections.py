@@ -26,7 +26,7 @@ def article_gold(name: str) -> str:
 
 def commented(result) -> list[str]:
     """The texts of the page's blocks that stand in a comment section."""
-    return [text for text, section in zip(result.texts, decoding.sections(result.page.blocks))
+    return [text for text, section in zip(result.texts, decoding.layout(result.page.blocks).sections)
             if section == "comments"]
 
 
@@ -35,12 +35,12 @@ def test_a_comment_section_is_named_so_by_its_box_not_by_a_word_inside_a_name():
     say it `has-comments` is not, nor is code's `<span class="hljs-comment">`."""
     cleaner = Cleaner()
     blog = cleaner.read(read_input(str(DRAGNET / "R988.html")))
-    inside = decoding.sections(blog.blocks)
+    inside = decoding.layout(blog.blocks).sections
     assert "comments" in inside
     assert all(inside[i] == "" for i, b in enumerate(blog.blocks) if b.text == "My New Project")
     for name in ("4662", "0437"):
         page = cleaner.read(gzip.decompress((WCXB / f"{name}.html.gz").read_bytes()))
-        assert "comments" not in decoding.sections(page.blocks), name
+        assert "comments" not in decoding.layout(page.blocks).sections, name
 
 
 def test_the_article_config_keeps_the_post_and_not_its_comments():
@@ -95,7 +95,7 @@ def test_the_default_drops_the_reviews_of_a_product():
     page = cleaner.read(gzip.decompress((WCXB / "2947.html.gz").read_bytes()), url=meta["url"])
     result = cleaner.label(page)
     assert result.page_type["product"] > 0.5
-    reviews = [t for t, section in zip(result.texts, decoding.sections(page.blocks))
+    reviews = [t for t, section in zip(result.texts, decoding.layout(page.blocks).sections)
                if section == "reviews"]
     assert "You have to be logged in to rate products." in reviews
     text = result.text()

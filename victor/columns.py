@@ -35,16 +35,6 @@ class Columns:
     # splitting every block's text again.
     words: np.ndarray | None = field(default=None, repr=False)
 
-    def coded(self, name: str) -> tuple[list[str], np.ndarray] | None:
-        """A numeric feature's labels, and each block's number among
-        them; None for the other features."""
-        try:
-            i = self.numeric.index(name)
-        except ValueError:
-            return None
-        lo, hi = self.spans[i]
-        return self.labels[lo:hi].tolist(), self.at[:, i] - lo
-
     def dicts(self) -> list[dict[str, str]]:
         """One dict a block, feature name to value."""
         n, names, numeric, at = self.size, self.names, self.numeric, self.at

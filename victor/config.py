@@ -32,6 +32,7 @@ import warnings
 import yaml
 
 from victor.crf.params import check_params
+from victor.decoding import FLOOR_SHARE
 from victor.errors import VictorError
 from victor.second_pass import settings as second_pass_settings
 
@@ -85,12 +86,12 @@ class Config:
     keep_above: float | None = None
     # victor.decoding.floor: on a page the path keeps nothing of, the blocks
     # with at least this share of the page's highest content probability.
-    empty_page_share: float = 0.0
-    # victor.decoding.whole_units: a code block or data table is kept whole
+    empty_page_share: float = FLOOR_SHARE
+    # victor.decoding.whole: a code block or data table is kept whole
     # when its blocks' word-weighted content probability reaches this, else
     # dropped whole; None: each block as decoded.
     unit_bar: float | None = None
-    # victor.decoding.whole_lists: a list's dropped items come back when its
+    # victor.decoding.whole: a list's dropped items come back when its
     # content probability reaches this; None leaves lists to the labels.
     list_bar: float | None = None
     # victor.decoding.drop_repeats: a run of kept blocks that repeats the
@@ -266,7 +267,7 @@ def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
     keep_above = raw.get("keep-above")
     if isinstance(keep_above, bool) or (keep_above is not None and not 0 <= keep_above <= 1):
         raise bad("keep-above", "must be a probability between 0 and 1, or null")
-    empty_page_share = raw.get("empty-page-share", 0.0)
+    empty_page_share = raw.get("empty-page-share", FLOOR_SHARE)
     if isinstance(empty_page_share, bool) or not 0 <= empty_page_share <= 1:
         raise bad("empty-page-share", "must be a share between 0 and 1")
     shares = {}

@@ -22,7 +22,7 @@ from victor.config import Config
 from victor.errors import VictorError, read_utf8
 from victor.files import write_atomic
 from victor.batch.inputs import read_input
-from victor.labels import LABELS, OTHER
+from victor.labels import LABELS, NAMES, OTHER
 from victor.reading.page import Page, read_page
 from victor.reading.text import collapse
 
@@ -227,14 +227,15 @@ def export(annotation: Annotation, fmt: str) -> str:
     raise VictorError(f"unknown export format {fmt!r}; choose one of {', '.join(EXPORTS)}")
 
 
-_STATS_ROWS = (("header", "h"), ("list", "l"), ("paragraph", "p"), ("continuation", "c"))
+# The content labels in the order of the thesis's Table 5.1.
+_STATS_ORDER = ("h", "l", "p", "c")
 
 
 def label_stats(counts: Counter[str]) -> str:
     """The label distribution laid out as the thesis's Table 5.1."""
-    content = sum(counts[k] for _, k in _STATS_ROWS)
+    content = sum(counts[k] for k in _STATS_ORDER)
     total = content + counts[OTHER]
-    rows = [(name, counts[k]) for name, k in _STATS_ROWS]
+    rows = [(NAMES[k], counts[k]) for k in _STATS_ORDER]
     rows += [("total (content)", content), ("other (noise)", counts[OTHER]), ("all blocks", total)]
     width = max(len(name) for name, _ in rows)
     lines = [f"{'label':<{width}}  {'count':>7}  {'share':>6}"]

@@ -15,6 +15,7 @@ from victor.batch import inputs, manifest, workers
 from victor.batch.timeout import DEFAULT_TIMEOUT
 from victor.cli.common import _CONFIG_HELP, CLOSED_PIPE, INTERRUPTED, _absolute, fail
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, resolve
+from victor.decoding import FAVOR_BARS
 from victor.errors import VictorError
 from victor.output import Rendering
 
@@ -203,7 +204,7 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--language", metavar="CODES",
                     help="keep only pages whose cleaned text is in one of these languages "
                          "(ISO 639 codes, as en or en,de); the others are skipped, not failed")
-    ap.add_argument("--favor", choices=("precision", "recall"),
+    ap.add_argument("--favor", choices=tuple(FAVOR_BARS),
                     help="keep less (precision) or more (recall) around what the model is "
                          "sure of (docs/output.md)")
     ap.add_argument("--no-links", action="store_true",

@@ -13,7 +13,7 @@ from pathlib import Path
 from victor.cli.common import _CONFIG_HELP, fail
 from victor.config import DEFAULT_CONFIG, load_config
 from victor.errors import VictorError
-from victor.training.folds import DEFAULT_FOLDS
+from victor.training.folds import DEFAULT_FOLDS, SPLITS
 
 
 def learn_main(args: argparse.Namespace) -> int:
@@ -234,7 +234,7 @@ def _learn_arguments(ap: argparse.ArgumentParser) -> None:
                          "(victor/decoding/calibration.py) and the second pass's training "
                          "pages; 0: the CRF alone, uncalibrated, for a config without a "
                          "second pass")
-    ap.add_argument("--split", choices=("site", "page"), default="site",
+    ap.add_argument("--split", choices=SPLITS, default="site",
                     help="cross-validation folds keep each web site on one side (default), "
                          "or split pages regardless of site (the old, optimistic figures)")
     ap.add_argument("--disable", nargs="+", default=[], metavar="FEATURE",

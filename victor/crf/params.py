@@ -17,7 +17,6 @@ from victor.errors import VictorError
 # training learns from (victor.crf.sampling), and the fewest training sites
 # that must show a feature value for it to be learnt from (victor.crf.cutoff).
 SETTABLE = ("c1", "c2", "max_iterations", "far_other_share", "min_sites")
-VICTOR_ONLY = ("far_other_share", "min_sites")
 
 DEFAULT_PARAMS = MappingProxyType({
     "c1": 0.1,

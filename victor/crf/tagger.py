@@ -125,8 +125,8 @@ class Tagger:
         numbered = {}
         static = set()
         # Every numeric feature's numbers at once, each column padded with
-        # 0 for `reach` blocks beyond either end (columns.coded's, shifted
-        # past None's 0): a numpy call a page instead of a few a feature.
+        # 0 for `reach` blocks beyond either end (each block's number among
+        # the feature's labels, shifted past None's 0): a numpy call a page instead of a few a feature.
         spans = columns.spans
         padded = np.zeros((n + 2 * reach, len(spans)), np.intp, order="F")
         if spans:

@@ -15,10 +15,10 @@ model had not seen (docs/general.md, "Decoding"):
 - `floor`: when the path keeps no block at all, the page's most probable
   blocks are kept, so that a page with text never comes out empty.
 
-Then `whole_units`: a code block and a data table are kept or dropped as
-one, never a table's header without its rows or half of a listing. And
-`whole_lists`: the items a list's likely content leaves out come back, so
-that a kept list is the page's list, not some of its items.
+Then `whole`: a code block and a data table are kept or dropped as one,
+never a table's header without its rows or half of a listing; and the
+items a list's likely content leaves out come back, so that a kept list
+is the page's list, not some of its items.
 
 Then `drop_repeats`: a page that carries its text twice (a hidden tab, a
 mobile or print copy of the article) gives it once. Last, `bridge`: the
@@ -44,9 +44,10 @@ from victor.labels import OTHER
 from victor.reading.layout import is_data_table, line_box
 from victor.reading.text import words as words_of
 
-if TYPE_CHECKING:  # victor.config reads this package's FAVOR_BARS
+if TYPE_CHECKING:  # victor.config and second_pass.settings read FLOOR_SHARE and FAVOR_BARS
     from victor.config import Config
     from victor.reading.parser import Element
+    from victor.reading.blocks import Block
     from victor.second_pass.settings import SecondPassSettings
 
 # The floor (see `floor`): when the CRF labels no block of a page as
@@ -164,29 +165,21 @@ def above_threshold(labels: Sequence[str], calibrated: Sequence[float],
             for lab, p in zip(labels, calibrated)]
 
 
-def units(blocks) -> list[list[int]]:
-    """The blocks of each code block (`<pre>`) and data table of a page,
-    by the outermost such element they sit in."""
-    return _in_containers(blocks)[0]
-
-
-def whole_units(page, labels: Sequence[str], raw_content: Sequence[float],
-                share: float | None, found: list[list[int]] | None = None) -> list[str]:
-    """Each unit (`units`) kept whole, its dropped blocks as paragraphs,
-    when its blocks' content probability weighted by their words reaches
-    `share`, else dropped whole. The probability is the CRF's own, as for
-    `keep-above`; None leaves the labels as they are. `found`: the page's
-    units, where the caller has them already."""
-    return _decided([b.text for b in page.blocks], labels, raw_content, share,
-                    units(page.blocks) if found is None else found, "p", True)
-
-
 def whole(texts: Sequence[str], labels: Sequence[str], raw_content: Sequence[float],
           found_units: list[list[int]], unit_bar: float | None,
           found_lists: list[list[int]], list_bar: float | None) -> list[str]:
-    """`whole_units` then `whole_lists`, on a page's block texts and the
-    units and lists found in its blocks: the cleaner and the folds of
-    cross-validation (which keep no tree) decide them alike."""
+    """Code blocks and data tables (`found_units`, Layout.units) kept or
+    dropped whole, then lists' dropped items (`found_lists`) brought back,
+    each by its blocks' content probability weighted by their words. A unit
+    at `unit_bar` or more is kept whole, its dropped blocks as paragraphs,
+    and any other dropped whole. A list at `list_bar` or more gets its
+    dropped items back as items; lists are only added to, never dropped:
+    dropping the lists under the bar whole, as code and tables are, lost
+    WCXB 0.010 of bag-of-words F1 (docs/output.md, "Lists"). The
+    probability is the CRF's own, as for `keep-above`; a bar of None leaves
+    the labels as they are. On block texts and a found layout, so that the
+    cleaner and the folds of cross-validation (which keep no tree) decide
+    alike."""
     labels = _decided(texts, labels, raw_content, unit_bar, found_units, "p", True)
     return _decided(texts, labels, raw_content, list_bar, found_lists, "l", False)
 
@@ -218,27 +211,7 @@ def _decided(texts: Sequence[str], labels: Sequence[str], raw_content: Sequence[
     return out
 
 
-def list_units(blocks) -> list[list[int]]:
-    """The blocks of each list (ul, ol, dl), by the innermost list they sit
-    in: a nested list is judged apart from the list around it, as a menu's
-    sub-menu may be. A list of one block is no unit."""
-    return _in_containers(blocks)[1]
-
-
 _LISTS = frozenset({"ul", "ol", "dl"})
-
-
-def whole_lists(page, labels: Sequence[str], raw_content: Sequence[float],
-                share: float | None, found: list[list[int]] | None = None) -> list[str]:
-    """The dropped items of each list (`list_units`) kept as list items when
-    the list's content probability, its blocks' weighted by their words,
-    reaches `share`. Only added, never dropped: dropping the lists under the
-    bar whole, as code and tables are, lost WCXB 0.010 of bag-of-words F1
-    (docs/output.md, "Lists"). The probability is the CRF's own, as for
-    `keep-above`; None leaves the labels as they are. `found`: the page's
-    lists, where the caller has them already."""
-    return _decided([b.text for b in page.blocks], labels, raw_content, share,
-                    list_units(page.blocks) if found is None else found, "l", False)
 
 
 # A repeated run must hold at least this many kept blocks of REPEAT_WORDS
@@ -295,18 +268,24 @@ class Layout:
     page carries its layout (victor.training.dataset.Example), and the
     cleaner finds it from the page it has just read."""
 
-    units: list[list[int]]  # the blocks of each code block and data table (`units`)
-    lists: list[list[int]]  # the blocks of each list (`list_units`)
+    # The blocks of each code block (<pre>) and data table, by the outermost
+    # such element they sit in.
+    units: list[list[int]]
+    # The blocks of each list (ul, ol, dl) of more than one block, by the
+    # innermost list they sit in: a nested list is judged apart from the
+    # list around it, as a menu's sub-menu may be.
+    lists: list[list[int]]
     # Each block's line box (victor.reading.layout.line_box: the paragraph,
     # item or cell its text flows in) as a number blocks of one box share;
     # -1 for text straight in <body>.
     boxes: list[int]
-    # The readers' section each block stands in (sections): "comments",
-    # "reviews" or ""; empty in a layout pickled before layouts carried it.
+    # The readers' section each block stands in, "comments", "reviews" or
+    # "": the one of the outermost box that names one (`SECTIONS`); empty in
+    # a layout pickled before layouts carried it.
     sections: tuple[str, ...] = ()
 
 
-def layout(blocks) -> Layout:
+def layout(blocks: Sequence[Block]) -> Layout:
     boxes = [b.box for b in blocks]
     if None in boxes:  # blocks pickled before they carried their box
         numbers: dict[int, int] = {}
@@ -317,7 +296,7 @@ def layout(blocks) -> Layout:
 
 
 def _in_containers(blocks) -> tuple[list[list[int]], list[list[int]], tuple[str, ...]]:
-    """`units`, `list_units` and `sections` from one walk of the blocks'
+    """A Layout's units, lists and sections from one walk of the blocks'
     containers. Each element's answers (the outermost code block or data
     table, the innermost list, the readers' section it stands in) are its
     parent's or its own, found once a page: a block costs a look-up or
@@ -366,12 +345,6 @@ _REVIEWS = re.compile(r"(?<!p)review")
 # and the second pass's key that gives the type's probability from which
 # it goes (victor.second_pass.settings).
 SECTIONS = {"comments": ("article", "comment_sections"), "reviews": ("product", "review_sections")}
-
-
-def sections(blocks) -> tuple[str, ...]:
-    """The readers' section each block stands in ("comments", "reviews"),
-    or "": the one of the outermost box that names one."""
-    return _in_containers(blocks)[2]
 
 
 def _section(attrs: Mapping[str, str]) -> str:

@@ -36,14 +36,6 @@ def segments(texts: list[str], labels: list[str]) -> list[Segment]:
     return out
 
 
-def cleaneval(url: str, texts: list[str], labels: list[str]) -> str:
-    """The CleanEval shared task's format: a `URL:` line, then one segment a
-    line with its `<p>`, `<h>` or `<l>` marker."""
-    lines = [f"URL: {url}"]
-    lines.extend(f"<{s.kind}>{s.text}" for s in segments(texts, labels))
-    return "\n".join(lines) + "\n"
-
-
 def plain_text(texts: list[str], labels: list[str]) -> str:
     """One segment a paragraph, paragraphs separated by blank lines."""
     segs = segments(texts, labels)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
 from urllib.parse import urljoin
 
 from victor.labels import OTHER
@@ -26,6 +27,9 @@ from victor.output.pictures import unkept
 from victor.output.structures import SETTLED, keep_place, settle, unsettled
 from victor.reading.layout import BLOCK_LEVEL, is_data_table
 from victor.reading.parser import FORMULA, Element, Node
+
+if TYPE_CHECKING:
+    from victor.reading.blocks import Block
 
 # Boxes that may become a heading when every kept word in them is a header.
 _RETITLED = frozenset("div p section header center article aside hgroup".split())
@@ -71,7 +75,7 @@ class Rendering:
         return options if options is not None else cls(**keywords)
 
 
-def kept_tree(body: Element, blocks, labels: list[str], base: str = "") -> Element:
+def kept_tree(body: Element, blocks: Sequence[Block], labels: list[str], base: str = "") -> Element:
     """A new tree of the kept content; the page's tree is not changed.
     `base` is the address relative links and images resolve against."""
     runs: dict[int, dict[int, tuple[int, str]]] = {}
@@ -327,13 +331,3 @@ def _formula(node: Element) -> Node:
     return Element(FORMULA, dict(node.attrs), node.children) if node.tag == FORMULA else node
 
 
-def _formulas(el: Element) -> list[Element]:
-    """The formulas a text-free element holds (MathJax 3's containers)."""
-    out, stack = [], [el]
-    while stack:
-        e = stack.pop()
-        if e.tag == FORMULA:
-            out.append(e)
-        else:
-            stack.extend(reversed([c for c in e.children if isinstance(c, Element)]))
-    return out

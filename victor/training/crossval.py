@@ -9,7 +9,6 @@ cleaning a page of an unseen site ever is.
 
 from __future__ import annotations
 
-import math
 from contextlib import nullcontext
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -108,7 +107,7 @@ def with_perplexity(examples: Sequence[Example], config: Config,
                     lm: perplexity.PerplexityModel) -> list[Example]:
     """The examples with their perplexity column computed under `lm` by the
     features package itself (the page is read again for it: features are
-    computed from pages, and a page takes milliseconds)."""
+    computed from pages, and reading one again is cheap)."""
     out = []
     for e in examples:
         page, _ = load_training_page(e.name, config)
@@ -199,7 +198,7 @@ def with_second_pass(results: list[FoldResult], examples: Sequence[Example],
             for r in results]
 
 
-def decided_again(p: Prediction, e: Example, q, config: Config,
+def decided_again(p: Prediction, e: Example, q: Sequence[float], config: Config,
                   page_type: dict[str, float] | None = None) -> Prediction:
     """A held-out page's prediction decided by `config` with its second
     pass's probabilities `q` and, where the config's decision reads them,
@@ -240,28 +239,6 @@ def cross_validate(examples: list[Example], config: Config, k: int, params: dict
             results.append(result)
             if on_fold is not None:
                 on_fold(result)
-    return results
-
-
-def cross_validate_filter(examples: list[Example], k: int, limit: float,
-                          workdir: str, split: str = "site") -> list[FoldResult]:
-    """The perplexity filter on its own (no CRF), on the folds of
-    cross_validate: every block of a test page is a line of its text, and
-    the filter under a language model of the other folds' gold keeps the
-    sentences at most `limit` perplexing. Scored by words and shingles as
-    the CRF is; the filter keeps sentences, not blocks, so the block
-    accuracies are NaN."""
-    results = []
-    for i, train_set, test_set in fold_tasks(examples, k, split):
-        lm = fold_language_model(train_set, Path(workdir) / f"fold{i}.arpa")
-        keep = perplexity.PerplexityFilter(lm, limit)
-        words = shingles = evaluate.Overlap(0, 0, 0)
-        for e in test_set:
-            score = evaluate.score_page(e.name, keep.process("\n".join(e.texts)), e.gold)
-            words += score.words
-            shingles += score.shingles
-        results.append(FoldResult(i, len(test_set), sum(len(e.labels) for e in test_set),
-                                  math.nan, math.nan, words, shingles))
     return results
 
 

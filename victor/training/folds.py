@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 from victor.errors import VictorError
 
+# How folds split the pages: each web site on one side, or pages regardless of site.
 SPLITS = ("site", "page")
 # The folds `victor learn` calibrates on and trains the second pass's trees
 # from (victor/training/pipeline.py).

@@ -170,20 +170,13 @@ def cross_fitted(pages: Sequence[RunPage], fold: Sequence[int], settings: Second
     return out
 
 
-def held_out_probabilities(predictions: Sequence, examples: Mapping[str, Example],
-                           fold: Mapping[str, int], config: Config,
-                           threads: int = 1, disabled: Sequence[str] = ()) -> list[np.ndarray]:
-    """Each held-out page's second-pass probabilities: `config`'s trees'
-    settings cross_fitted on the folds of its first pass (first_pass_pages)."""
-    return held_out(predictions, examples, fold, config, threads, disabled)[0]
-
-
 def held_out(predictions: Sequence, examples: Mapping[str, Example], fold: Mapping[str, int],
              config: Config, threads: int = 1,
              disabled: Sequence[str] = ()
              ) -> tuple[list[np.ndarray], list[dict[str, float] | None]]:
-    """Each held-out page's second-pass probabilities (as
-    held_out_probabilities), and its probability of each page type from a
+    """Each held-out page's second-pass probabilities (`config`'s trees'
+    settings cross-fitted on the folds of its first pass, first_pass_pages),
+    and its probability of each page type from a
     page-type classifier cross-fitted on the same folds where the config's
     decision reads one (`article-bars`, readers' sections), else None."""
     settings = config.second_pass
