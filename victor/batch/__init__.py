@@ -32,8 +32,8 @@ from victor.batch.inputs import Job, open_input, read_input
 from victor.batch.report import Report, StdoutPages
 from victor.batch.workers import Inline, Item, Outcome, RunOptions, clean_chunk, start_worker
 
-# Pages a worker cleans per round trip: a page takes tens of milliseconds,
-# a round trip well under one. Small chunks, and a big page in a chunk
+# Pages a worker cleans per round trip: a page costs far more than a round
+# trip. Small chunks, and a big page in a chunk
 # nearly of its own, keep the processes evenly busy to the end of a batch.
 CHUNK_PAGES = 4
 CHUNK_BYTES = 500_000

@@ -40,8 +40,7 @@ def compact_key(attribute: str) -> str:
     """The name under which the CRF knows an attribute: 11 characters of a
     64-bit hash. crfsuite copies and looks up every attribute string of a
     page; strings this short stay within C++'s small-string buffer, which
-    makes taking in a page about three times faster than with readable
-    names. A collision among a model's attributes has a chance of about
+    makes taking in a page much faster than with readable names. A collision among a model's attributes has a chance of about
     n² / 2⁶⁵, below one in a million for n = 10⁶."""
     digest = hashlib.blake2b(attribute.encode(), digest_size=8).digest()
     return base64.b64encode(digest)[:11].decode("ascii")

@@ -47,7 +47,7 @@ def _mojibake():
     lead byte read as a letter in one of the single-byte encodings ftfy
     undoes ("Ã", "â", "Ð"), then a continuation byte read so ("©", "€"), or
     a C1 control. Only text with such a pair is given to ftfy, whose own
-    look is a hundred times slower (0.1 ms for a paragraph). Leads that are
+    look is far slower. Leads that are
     punctuation or spaces (MacRoman's dashes and quotes, its no-break
     space) are left out: beside a no-break space they are everyday text."""
     from ftfy.chardata import CHARMAP_ENCODINGS

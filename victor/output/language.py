@@ -6,8 +6,9 @@ often missing or wrong: templates keep `lang="en"` on pages in any
 language. A corpus builder filters on the language of the text itself, so
 that is identified here, by py3langid (langid.py's naive Bayes model over
 byte n-grams, 140 languages in py3langid 0.4, BSD licence, its model shipped inside the
-package: nothing is downloaded). It is loaded on first use, about a
-second, and costs well under a millisecond a page (docs/language.md).
+package: nothing is downloaded). It is loaded on first use, which takes
+a while, so a run that keeps every language never loads it (its cost:
+docs/language.md).
 """
 
 from __future__ import annotations

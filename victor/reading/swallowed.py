@@ -88,9 +88,3 @@ def recover_swallowed(text: str) -> tuple[str, list[str]]:
         notes.append(f"unclosed {what}")
     return text, notes
 
-
-# Pages with fewer tags than this go to lexbor without limits.limit_depth's
-# scan of their tags (0.4 ms of a CleanEval page's 6): however they nest,
-# lexbor builds their tree in milliseconds (5,000 nested divs, the worst
-# case, in about 25 ms; 100,000 take 20 s), and only a tree deeper than
-# MAX_DEPTH is built again from the scanned markup. 99% of the Dragnet

@@ -72,8 +72,8 @@ class Overlap:
 
 
 def word_overlap(extracted: Sequence[str], gold: Sequence[str]) -> Overlap:
-    """Words matched by the longest common subsequence (bit-parallel in C:
-    a 20,000-word page takes milliseconds)."""
+    """Words matched by the longest common subsequence (bit-parallel in C,
+    so that a 20,000-word page is no burden)."""
     return Overlap(LCSseq.similarity(extracted, gold), len(extracted), len(gold))
 
 
