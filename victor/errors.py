@@ -8,6 +8,7 @@ must name the file (or key) at fault and say what to do about it.
 from __future__ import annotations
 
 import importlib
+import os
 from types import ModuleType
 
 
@@ -71,7 +72,7 @@ def install_command(extra: str | None) -> str:
     return f"pip install {target} ({what})"
 
 
-def read_utf8(path, what: str = "file") -> str:
+def read_utf8(path: str | os.PathLike, what: str = "file") -> str:
     """The text of a UTF-8 file the user named; any failure to read it is
     one VictorError naming the file, the kind of file it should be, and why."""
     from pathlib import Path

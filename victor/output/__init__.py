@@ -9,6 +9,7 @@ and `report` shows them coloured, `table` the features.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
 
 from victor.errors import VictorError
 from victor.output.blocks import listing, plain_text, segments
@@ -17,6 +18,9 @@ from victor.output.plain import cleaneval_segments, paragraphs, text
 from victor.output.render import clean_html, html_document, markdown
 from victor.output.report import report
 from victor.output.tree import Rendering, kept_tree
+
+if TYPE_CHECKING:
+    from victor.reading.page import Page
 
 __all__ = ["FORMATS", "DEFAULT_FORMAT", "Format", "Rendering", "check_format", "clean_html",
            "format_named",
@@ -51,7 +55,7 @@ def check_format(name: str) -> None:
         raise VictorError(f"unknown output format {name!r}; choose one of {', '.join(FORMATS)}")
 
 
-def format_named(name: str, warn) -> str:
+def format_named(name: str, warn: Callable[[str], object]) -> str:
     """The format a name given by a user means: an old name is the new
     one's, and `warn` hears the note that says so."""
     if name in RENAMED_FORMATS:
@@ -78,7 +82,7 @@ def page_header(source: str, first: bool) -> str:
     return ("" if first else "\n") + f"==> {source} <==\n"
 
 
-def jsonl_record(page, labels: list[str], content: list[float], text: str,
+def jsonl_record(page: Page, labels: list[str], content: list[float], text: str,
                  fallback: bool = False, text_language: str = "",
                  confidence: float | None = None,
                  page_type: dict[str, float] | None = None) -> str:

@@ -3,12 +3,17 @@ rather look than read."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from victor.labels import LABELS, NAMES
+
+if TYPE_CHECKING:
+    from victor.reading.page import Page
 
 _COLOURS = {"p": "#d8f5d0", "h": "#c9e2ff", "l": "#fff1b8", "c": "#e9f9e4", "o": "#eeeeee"}
 
 
-def report(page, labels: list[str], marginals: list[dict[str, float]]) -> str:
+def report(page: Page, labels: list[str], marginals: list[dict[str, float]]) -> str:
     """A self-contained page for people who would rather look than read:
     blocks coloured by label, the CRF's probabilities on hover."""
     from html import escape

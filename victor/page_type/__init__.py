@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -33,6 +33,9 @@ import numpy as np
 from victor.boosters import Booster, BoosterError
 from victor.errors import VictorError
 from victor.reading.blocks import count_tags
+
+if TYPE_CHECKING:
+    from victor.reading.page import Page
 
 TYPES = ("article", "collection", "documentation", "forum", "listing", "product", "service")
 
@@ -138,14 +141,14 @@ def _names() -> Iterator[str]:
 SIGNALS = tuple(_names())
 
 
-def address(page, url: str = "") -> str:
+def address(page: Page, url: str = "") -> str:
     """The address the signals read: `url` where the caller knows it
     (`--url`, a crawl's record), else the page's own or the canonical one
     it declares."""
     return url or (page.url if "://" in page.url else "") or page.meta.url or page.url
 
 
-def signals(page, paths: np.ndarray, url: str = "",
+def signals(page: Page, paths: np.ndarray, url: str = "",
             words: np.ndarray | None = None) -> dict[str, float]:
     """What the page says it is and its shape, one number each (SIGNALS);
     `paths` is each block's path number (victor.second_pass.page_paths),
@@ -289,7 +292,7 @@ def load(text: str, source: str) -> PageTypeModel:
     return PageTypeModel(booster)
 
 
-def type_probabilities(model: PageTypeModel, page, paths: np.ndarray, url: str = "",
+def type_probabilities(model: PageTypeModel, page: Page, paths: np.ndarray, url: str = "",
                        words: np.ndarray | None = None) -> dict[str, float]:
     """How likely the classifier thinks `page` is of each of TYPES: the
     decision reads the article's, and a corpus builder may sort pages by

@@ -21,12 +21,15 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from victor.perplexity import ngram
 from victor.config import MODEL_DIR
 from victor.errors import VictorError, import_extra
 from victor.reading.text import sentences, words
+
+if TYPE_CHECKING:
+    from victor.config import Config
 
 # "kenlm": the compiled extra; "python": victor/perplexity/ngram.py's reader.
 ENGINES = ("kenlm", "python")
@@ -123,7 +126,7 @@ class PerplexityModel:
         return sum(scores) / len(scores) if scores else math.inf
 
 
-def for_config(config, selected: Sequence[str]) -> PerplexityModel | None:
+def for_config(config: Config, selected: Sequence[str]) -> PerplexityModel | None:
     """The language model the perplexity feature needs (the config's
     perplexity-model, else DEFAULT_MODEL), or None when `selected` (the
     features the CRF sees) leaves it out: then no model is loaded at all."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
@@ -37,6 +37,10 @@ from victor.second_pass.features import (FIRST_PREFIX, PAGE_FEATURES, fast_featu
                                        first_columns)
 from victor.second_pass.settings import SecondPassSettings
 from victor.page_type import TYPES
+
+if TYPE_CHECKING:
+    from victor.columns import Columns
+    from victor.reading.blocks import Block
 
 # The columns after the first pass's that the page-type boosters read: the
 # page-type classifier's probability of each type, the same on every block.
@@ -65,8 +69,8 @@ class SecondPass:
 def predict_options(settings: SecondPassSettings) -> dict[str, Any]:
     """LightGBM's prediction parameters: one thread (a batch runs one
     cleaner a process), and with a margin, a block whose raw score is
-    already past margin / 2 either way skips the remaining trees (half the
-    trees' time for Dragnet -0.0001 at margin 4, docs/second-pass.md)."""
+    already past margin / 2 either way skips the remaining trees (what it saves and
+    costs: docs/second-pass.md)."""
     options: dict[str, Any] = {"num_threads": 1}
     if settings.early_stop is not None:
         options.update(pred_early_stop=True, pred_early_stop_freq=settings.early_stop_every,
@@ -121,7 +125,7 @@ def mean_probability(boosters: Sequence[Any], x: np.ndarray,
     return np.mean([b.predict(x, **options) for b in boosters], axis=0)
 
 
-def matrix(columns, blocks, marginals: Sequence[Mapping[str, float]], labels: Sequence[str],
+def matrix(columns: Columns, blocks: Sequence[Block], marginals: Sequence[Mapping[str, float]], labels: Sequence[str],
            first: Sequence[str]) -> np.ndarray:
     """The trees' input for a page's first pass: PAGE_FEATURES of the page,
     from its blocks, its CRF content probabilities before calibration (what
@@ -135,7 +139,7 @@ def matrix(columns, blocks, marginals: Sequence[Mapping[str, float]], labels: Se
     return np.hstack([own, first_columns(columns, list(first))])
 
 
-def page_paths(columns, blocks) -> np.ndarray:
+def page_paths(columns: Columns, blocks: Sequence[Block]) -> np.ndarray:
     """Each block's path number: the features stage's (Columns.paths),
     or, when no selected feature needed them, the same numbers made here."""
     if columns.paths is not None:
@@ -160,7 +164,7 @@ def blended(plain: np.ndarray, typed: np.ndarray | None, share: float) -> np.nda
     return plain if typed is None or not share else (1 - share) * plain + share * typed
 
 
-def probabilities(second: SecondPass, columns, blocks,
+def probabilities(second: SecondPass, columns: Columns, blocks: Sequence[Block],
                   marginals: Sequence[Mapping[str, float]],
                   labels: Sequence[str],
                   page_type: Mapping[str, float] | None = None) -> np.ndarray:

@@ -21,10 +21,14 @@ columns equal to the research's, bit for bit, on pages of data/.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from victor.labels import OTHER
+
+if TYPE_CHECKING:
+    from victor.columns import Columns
 
 PAGE_FEATURES = (
     "p", "logit", "first.content", "p.prev1", "p.next1", "p.prev2", "p.next2",
@@ -41,7 +45,7 @@ COL = {name: i for i, name in enumerate(PAGE_FEATURES)}
 FIRST_PREFIX = "crf."
 
 
-def feature_names(first) -> list[str]:
+def feature_names(first: Sequence[str]) -> list[str]:
     """The trees' feature names: PAGE_FEATURES, then the first pass's
     columns `first` under FIRST_PREFIX."""
     return list(PAGE_FEATURES) + [FIRST_PREFIX + name for name in first]
@@ -147,7 +151,7 @@ def _label_numbers(labels: tuple[str, ...]) -> np.ndarray:
     return numbers
 
 
-def first_columns(columns, wanted: list[str]) -> np.ndarray:
+def first_columns(columns: Columns, wanted: list[str]) -> np.ndarray:
     """The first pass's feature columns `wanted` as numbers, from the Columns
     the cleaner already holds (result.columns), NaN where the page has no
     such column: what the trees were trained on (each block's label read as

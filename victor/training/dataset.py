@@ -5,10 +5,9 @@ folds)."""
 from __future__ import annotations
 
 import os
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from victor import decoding, features, output
 from victor.annotation import load_annotation, load_training_page
@@ -16,6 +15,9 @@ from victor.annotation.align import read_gold
 from victor.config import Config
 from victor.errors import VictorError
 from victor.training.folds import PageGroup, page_group
+
+if TYPE_CHECKING:
+    from victor.perplexity import PerplexityModel
 
 
 @dataclass
@@ -43,7 +45,7 @@ def gold_text(anno_path: Path, texts: list[str], labels: list[str]) -> str:
     return " ".join(read_gold(beside).words)
 
 
-def load_example(anno_path: str, config: Config, lm=None,
+def load_example(anno_path: str, config: Config, lm: PerplexityModel | None = None,
                  names: Sequence[str] | None = None) -> Example:
     """One annotated page with the `names` features (by default the
     config's selection)."""
@@ -57,7 +59,7 @@ def load_example(anno_path: str, config: Config, lm=None,
                    decoding.layout(page.blocks))
 
 
-def load_examples(anno_paths: Sequence[str], config: Config, lm=None,
+def load_examples(anno_paths: Sequence[str], config: Config, lm: PerplexityModel | None = None,
                   disabled: Sequence[str] = ()) -> list[Example]:
     """All pages with the config's features less the `disabled` ones
     (features.select_features), or a one-line error for the first page that
@@ -66,13 +68,6 @@ def load_examples(anno_paths: Sequence[str], config: Config, lm=None,
         raise VictorError("no annotation files given")
     names = features.select_features(config, disabled)
     return [load_example(p, config, lm, names) for p in anno_paths]
-
-
-def label_counts(examples: Iterable[Example]) -> Counter[str]:
-    c: Counter[str] = Counter()
-    for e in examples:
-        c.update(e.labels)
-    return c
 
 
 def annotation_files(inputs: Iterable[str]) -> Iterator[str]:
