@@ -5,7 +5,6 @@ pages' own text and their golds' lines, as cleaners cut them."""
 
 from __future__ import annotations
 
-import pytest
 from repo_data import WCXB
 
 from benchmarks import structure

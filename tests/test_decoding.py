@@ -163,8 +163,8 @@ def test_text_the_page_gives_twice_is_given_once():
     assert sum(paragraph in t for t in result.texts) == 2
     assert gold.count(paragraph) == result.text().count(paragraph) == 1
     everything = ["p"] * len(result.texts)
-    for words, copies in ((None, 2), (load_config("general").repeat_words, 1)):
-        kept = drop_repeats(result.texts, everything, words)
+    for repeat_words, copies in ((None, 2), (load_config("general").repeat_words, 1)):
+        kept = drop_repeats(result.texts, everything, repeat_words)
         assert sum(paragraph in t for t, k in zip(result.texts, kept) if k != "o") == copies
 
 

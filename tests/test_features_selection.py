@@ -14,7 +14,7 @@ from features_support import SIDEBAR, SIDEBAR_TEXTS, rows
 
 from victor.config import CONFIG_DIR, Config, load_config
 from victor.errors import VictorError
-from victor.features import FEATURE_NAMES, KINDS, compute, select_features, table
+from victor.features import KINDS, compute, select_features, table
 from victor.features.context import COUNT, RATIO
 from victor.reading.page import read_page
 

@@ -307,12 +307,12 @@ def submit_victor(pool: Executor, pages: dict[str, list[Page]], folds: int,
         by_name = {name: {e.name: e for c in loaded[name].values() for e in c} for name in loaded}
         cv: dict[str, list] = defaultdict(list)
         moved: dict[tuple[str, str], list] = defaultdict(list)
-        for training, r in zip(trainings, results):
-            kind, owner = training.owner
+        for task, r in zip(trainings, results):
+            kind, owner = task.owner
             if kind == "cv":
                 cv[owner].append(r)
                 continue
-            for collection, ps in training.test_sets.items():
+            for collection, ps in task.test_sets.items():
                 names = {e.name for e in ps}
                 part = [p for p in r.predictions if p.name in names]
                 moved[owner, collection].append(replace(r, predictions=part))
