@@ -1,0 +1,139 @@
+"""`decide`: from the CRF's best path and marginals to the labels a page
+is cleaned with, the one home of that decision. Cleaning (victor.cleaner),
+cross-validation (victor.training.crossval), the second pass's training
+and the benchmarks all call it, so that the figures measure what users
+get; what differs between them is an argument.
+
+The steps, in order (each in its own module of victor.decoding):
+
+1. `decode` (widening): the best path widened. A block the path labels o
+   whose content probability is at least `keep-above` is kept too
+   (`keep_likely`): on pages unlike the training pages Viterbi drops runs
+   of blocks each of which the model thinks fairly likely content (a
+   listing's cards, a product's specifications). When the path keeps no
+   block at all, the page's most probable blocks are kept (`floor`), so
+   that a page with text never comes out empty.
+2. `whole` (units): a code block and a data table kept or dropped as one,
+   and the items a list's likely content leaves out brought back, so that
+   a kept list is the page's list. Steps 1-2 are `widened`: what the
+   second pass's trees read.
+3. `decided_again` (bars): where the config has a second pass, the labels
+   decided again by its bars on the trees' probabilities.
+4. `favored` (widening): the user's `--favor`, where the second pass names
+   no bar of its own for it.
+5. `whole` again, then `whole_boxes` (units): a line box (a paragraph,
+   item or cell) kept or dropped whole.
+6. `without_sections` (page_layout): readers' comments and reviews
+   dropped on the page types they do not belong to.
+7. `above_threshold` (widening): the user's `--threshold`.
+8. `drop_repeats` (units): a page that carries its text twice gives it once.
+9. `bridge` (units), the output's own last step: the punctuation between
+   two kept pieces of one paragraph kept with them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+
+import numpy as np
+
+from victor.decoding.bars import decided_again
+from victor.decoding.calibration import content_probabilities
+from victor.decoding.page_layout import Layout, without_sections
+from victor.decoding.units import bridge, drop_repeats, whole, whole_boxes
+from victor.decoding.widening import above_threshold, decode, favored
+from victor.labels import OTHER
+
+if TYPE_CHECKING:
+    from victor.config import Config
+
+@dataclass
+class Decision:
+    """A page's labels, whether they are the floor's (the path kept
+    nothing: the jsonl record's `fallback`), and the second pass's
+    probabilities of its blocks where the config has one."""
+
+    labels: list[str]
+    fallback: bool
+    second: np.ndarray | None = None
+
+
+Trees = Callable[[list[str]], Sequence[float]]
+
+
+def widened(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
+            texts: Sequence[str], found: Layout, config: "Config") -> tuple[list[str], bool]:
+    """`decide`'s first steps: the best path widened (`decode`), then code,
+    tables and lists kept whole. These are the labels the second pass's
+    trees read, in the cleaner and when they are trained
+    (victor.training.second_pass), so they have a name of their own."""
+    labels, fallback = decode(path, marginals, config.keep_above, config.empty_page_share)
+    return whole(texts, labels, content_probabilities(marginals), found.units,
+                 config.unit_bar, found.lists, config.list_bar), fallback
+
+
+def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
+           texts: Sequence[str], found: Layout, config: "Config", *,
+           trees: Trees | None = None, favor: str | None = None,
+           threshold: float | None = None, temperature: float = 1.0,
+           bridged: bool = False, page_type: Mapping[str, float] | None = None) -> Decision:
+    """Every step from the CRF's best path and marginals to the labels a
+    page is cleaned with, in order: the one list of them. `config` gives
+    the decoding keys; `trees` turns the labels so far into the second
+    pass's probabilities (required when the config has a second pass);
+    `favor` and `threshold` are the user's options, on probabilities
+    calibrated at the model's `temperature`; `bridged` adds the output's
+    own last step, which adds no word and so is left out where labels are
+    scored against a person's (half the blocks it keeps are o in theirs:
+    docs/output.md, "Words run together"). `page_type` is each type's
+    probability from the model's page-type classifier (victor.page_type),
+    where it has one: the second pass's `article-bars` and readers'
+    sections read it."""
+    # The CRF's own probability, before the model's calibration: the bars
+    # were chosen on it. Result.content, --threshold and --favor use the
+    # calibrated one.
+    raw_content = content_probabilities(marginals)
+    labels, fallback = widened(path, marginals, texts, found, config)
+    second = config.second_pass
+    q = None
+    if second is not None:
+        if trees is None:
+            raise ValueError(f"config {config.name} has a second pass: give its trees")
+        # The trees read the labels with code, tables and lists kept whole,
+        # as they were trained (victor.training.second_pass).
+        q = np.asarray(trees(labels), dtype=np.float64)
+        labels = decided_again(labels, marginals, q, texts, second, favor, page_type)
+        if favor in second.favor:
+            favor = None
+    calibrated = (content_probabilities(marginals, temperature)
+                  if favor is not None or threshold is not None else raw_content)
+    labels = favored(labels, marginals, calibrated, favor)
+    labels = whole(texts, labels, raw_content, found.units, config.unit_bar,
+                   found.lists, config.list_bar)
+    labels = whole_boxes(texts, labels, marginals, found.boxes, config.line_share,
+                         config.line_words)
+    if second is not None:
+        labels = without_sections(labels, found.sections, second, page_type)
+    if threshold is not None:  # the user's own cut, block by block, as asked
+        labels = above_threshold(labels, calibrated, threshold)
+    labels = drop_repeats(texts, labels, config.repeat_words)
+    if bridged:
+        labels = bridge(texts, found.boxes, labels)
+    return Decision(labels, fallback, q)
+
+
+def expected_f1(labels: Sequence[str], probabilities: Sequence[float],
+                texts: Sequence[str]) -> float:
+    """A page's expected word F1 if each block is content with its
+    probability: what the model itself expects of the labels it chose, so
+    that a pipeline can route the pages it is unsure of elsewhere (the
+    jsonl record's `confidence`). As `page_bar` counts it: twice the kept
+    blocks' expected content words over the kept words plus the page's
+    expected content words. A page with no words expected and none kept
+    gets 0."""
+    words = np.fromiter(map(len, map(str.split, texts)), dtype=np.float64, count=len(texts))
+    p = np.asarray(probabilities, dtype=np.float64) * words
+    kept = np.fromiter((lab != OTHER for lab in labels), dtype=bool, count=len(labels))
+    denominator = float(words[kept].sum() + p.sum())
+    return 2 * float(p[kept].sum()) / denominator if denominator > 0 else 0.0

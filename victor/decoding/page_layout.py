@@ -1,0 +1,142 @@
+"""What the decision reads of a page's blocks besides their text (`Layout`):
+its code blocks and data tables, its lists, its line boxes and its
+readers' sections, found in one walk of the blocks' containers."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+from victor.labels import OTHER
+from victor.reading.layout import is_data_table, line_box
+
+if TYPE_CHECKING:
+    from victor.reading.blocks import Block
+    from victor.reading.parser import Element
+    from victor.second_pass.settings import SecondPassSettings
+
+_LISTS = frozenset({"ul", "ol", "dl"})
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What the decision reads of a page's blocks besides their text, found
+    once from the blocks: cross-validation keeps no tree, so an annotated
+    page carries its layout (victor.training.dataset.Example), and the
+    cleaner finds it from the page it has just read."""
+
+    # The blocks of each code block (<pre>) and data table, by the outermost
+    # such element they sit in.
+    units: list[list[int]]
+    # The blocks of each list (ul, ol, dl) of more than one block, by the
+    # innermost list they sit in: a nested list is judged apart from the
+    # list around it, as a menu's sub-menu may be.
+    lists: list[list[int]]
+    # Each block's line box (victor.reading.layout.line_box: the paragraph,
+    # item or cell its text flows in) as a number blocks of one box share;
+    # -1 for text straight in <body>.
+    boxes: list[int]
+    # The readers' section each block stands in, "comments", "reviews" or
+    # "": the one of the outermost box that names one (`SECTIONS`); empty in
+    # a layout pickled before layouts carried it.
+    sections: tuple[str, ...] = ()
+
+
+def layout(blocks: Sequence[Block]) -> Layout:
+    boxes = [b.box for b in blocks]
+    if None in boxes:  # blocks pickled before they carried their box
+        numbers: dict[int, int] = {}
+        boxes = [-1 if box is None else numbers.setdefault(id(box), len(numbers))
+                 for box in (line_box(b.containers) for b in blocks)]
+    found_units, found_lists, found_sections = _in_containers(blocks)
+    return Layout(found_units, found_lists, boxes, found_sections)
+
+
+def _in_containers(blocks) -> tuple[list[list[int]], list[list[int]], tuple[str, ...]]:
+    """A Layout's units, lists and sections from one walk of the blocks'
+    containers. Each element's answers (the outermost code block or data
+    table, the innermost list, the readers' section it stands in) are its
+    parent's or its own, found once a page: a block costs a look-up or
+    two, not a look at each of its containers, and the three share the
+    look-ups."""
+    within: dict[Element, tuple[Element | None, Element | None, str]] = {}
+    unit_blocks: dict[Element, list[int]] = {}
+    list_blocks: dict[Element, list[int]] = {}
+    found_sections = []
+    for b in blocks:
+        path = b.containers
+        k = len(path)
+        while k and path[k - 1] not in within:  # the innermost container answered
+            k -= 1
+        unit, inner_list, section = within[path[k - 1]] if k else (None, None, "")
+        for el in path[k:]:
+            tag = el.tag
+            if unit is None and (tag == "pre" or tag == "table" and is_data_table(el)):
+                unit = el
+            if tag in _LISTS:
+                inner_list = el
+            if not section and tag in _SECTION_BOXES and el.attrs:
+                section = _section(el.attrs)
+            within[el] = (unit, inner_list, section)
+        if unit is not None:
+            unit_blocks.setdefault(unit, []).append(b.id)
+        if inner_list is not None:
+            list_blocks.setdefault(inner_list, []).append(b.id)
+        found_sections.append(section)
+    return (list(unit_blocks.values()),
+            [unit for unit in list_blocks.values() if len(unit) > 1], tuple(found_sections))
+
+
+# Readers' sections: a box of these tags whose id or one of whose classes
+# names one. Comments: a name that begins with comment, respond, disqus,
+# repl or discussion (WordPress's `comments-area`, `commentlist` and
+# `#respond`, Disqus's `#disqus_thread`, `replies`), so that a post that
+# `has-comments` or code's `hljs-comment` is none. Reviews: a name with
+# `review` anywhere in it (`product-reviews`, `yotpo-reviews`,
+# `customerReviews`) but `preview`.
+_SECTION_BOXES = frozenset("div section ol ul li article aside footer dl table form".split())
+_COMMENTS = re.compile(r"^(?:comment|respond|disqus|repl|discussion)")
+_SECTION_WORDS = re.compile("comment|respond|disqus|repl|discussion|review")
+_REVIEWS = re.compile(r"(?<!p)review")
+# The page type on which each section is no part of the main content,
+# and the second pass's key that gives the type's probability from which
+# it goes (victor.second_pass.settings).
+SECTIONS = {"comments": ("article", "comment_sections"), "reviews": ("product", "review_sections")}
+
+
+def _section(attrs: Mapping[str, str]) -> str:
+    """Most boxes name no section: one search of the class and id
+    together for any of the patterns' words rules them out, where a
+    search of each name cost twice as much."""
+    classes, ident = attrs.get("class", ""), attrs.get("id", "")
+    if not _SECTION_WORDS.search(f"{classes} {ident}".lower()):
+        return ""
+    names = classes.lower().split()
+    names.append(ident.lower())
+    if any(_COMMENTS.match(name) for name in names):
+        return "comments"
+    if any(_REVIEWS.search(name) for name in names):
+        return "reviews"
+    return ""
+
+
+def without_sections(labels: Sequence[str], found: Sequence[str], settings: "SecondPassSettings",
+                     page_type: Mapping[str, float] | None) -> list[str]:
+    """The labels with every block of a readers' section dropped where the
+    page is of the type it does not belong to: comments on an article,
+    reviews on a product, at the type's probability (the page-type
+    classifier's, `page_type`) from the config's bar on, or on every page
+    where the bar is 0. Comments are the body of a forum and reviews a
+    page of their own, and the trees keep both (they read like
+    paragraphs): most of what the default config kept beyond Dragnet's
+    article gold, and of WCXB's products (docs/second-pass.md, "Readers'
+    sections")."""
+    gone = set()
+    for name, (kind, key) in SECTIONS.items():
+        at = getattr(settings, key)
+        if at is not None and (at == 0 or page_type is not None and page_type[kind] >= at):
+            gone.add(name)
+    if not gone or not found:
+        return list(labels)
+    return [OTHER if section in gone else label for label, section in zip(labels, found)]
