@@ -22,6 +22,7 @@ from victor.cleaner import Cleaner
 from victor.config import load_config
 from victor.decoding import bars
 from victor.errors import VictorError
+from victor.page_type import page_signals
 from victor.model import load, part_bytes, with_decoding
 from victor.second_pass import page_paths
 
@@ -93,7 +94,7 @@ def test_the_signals_tell_an_article_from_a_product_and_a_listing():
 
 
 def test_the_text_patterns_count_where_their_heads_stand_as_findall_counts():
-    # page_type._count tries a pattern only where one of its heads stands:
+    # page_signals._count tries a pattern only where one of its heads stands:
     # the same count as findall's, matches that overlap a head or a word
     # bound among them (checked on the 3,458 pages of data/ and WCXB's dev
     # set when it was written).
@@ -103,10 +104,10 @@ def test_the_text_patterns_count_where_their_heads_stand_as_findall_counts():
              ""]
     texts += ["\n".join(b.text for b in read(Cleaner(), name).blocks).lower()
               for name in ("0001", "0610", "2911")]
-    for name, heads in page_type._HEADS.items():
-        pattern = page_type._TEXT[name]
+    for name, heads in page_signals._HEADS.items():
+        pattern = page_signals._TEXT[name]
         for text in texts:
-            assert page_type._count(pattern, heads, text) == len(pattern.findall(text)), name
+            assert page_signals._count(pattern, heads, text) == len(pattern.findall(text)), name
 
 
 def test_article_bars_are_read_only_at_their_probability(tmp_path):
