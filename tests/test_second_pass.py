@@ -141,7 +141,7 @@ def test_a_block_the_first_pass_is_sure_of_stays_whatever_the_trees_say(general,
     blocks the CRF kept at that content probability or more stay with
     their labels, and the rest go."""
     result = first.clean(read_input(str(DRAGNET / "R28.html")))
-    content = decoding.content_probabilities(result.marginals)
+    content = decoding.calibration.content_probabilities(result.marginals)
     nothing = [0.0] * len(result.labels)
     out = decoding.relabel(result.labels, result.marginals, nothing, 0.5, 0.5, stays=0.97)
     sure = [lab != OTHER and p >= 0.97 for lab, p in zip(result.labels, content)]

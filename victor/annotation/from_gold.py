@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, TextIO
 
-from victor.annotation import Annotation, read_page_file, save_annotation
+from victor.annotation.annofile import Annotation, read_page_file, save_annotation
 from victor.annotation.align import GoldLabels, is_alt_text, label_from_gold, markup_kind, read_gold
 from victor.config import Config
 from victor.errors import VictorError

@@ -13,8 +13,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from victor.annotation import (UNLABELLED, Annotation, attach, load_annotation, read_page_file,
-                               save_annotation)
+from victor.annotation.annofile import (UNLABELLED, Annotation, attach, load_annotation,
+                                        read_page_file, save_annotation)
 from victor.config import Config
 from victor.errors import VictorError
 from victor.labels import LABELS

@@ -11,7 +11,7 @@ from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
 
-from victor.annotation import UNLABELLED
+from victor.annotation.annofile import UNLABELLED
 from victor.annotation.labelling import Session
 from victor.labels import LABELS
 

@@ -20,7 +20,7 @@ from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 
-from victor.annotation import UNLABELLED
+from victor.annotation.annofile import UNLABELLED
 from victor.config import Config
 from victor.errors import VictorError
 from victor.annotation.guide import KEYS, guide
