@@ -21,6 +21,7 @@ from victor.batch import workers
 from victor.errors import VictorError, import_extra
 from victor.files import is_url
 from victor.batch.inputs import Job
+from victor.batch.report import StdoutPages
 
 
 def clean_job(job: Job, options: workers.RunOptions) -> tuple[batch.Report, str]:
@@ -82,7 +83,7 @@ def run_dask(jobs: list[Job], options: workers.RunOptions, address: str,
     total = None if None in sizes else sum(sizes)  # type: ignore[arg-type]
     done_bytes = 0
     printed = 0
-    pages = batch.StdoutPages(jobs, write)
+    pages = StdoutPages(jobs, write)
     futures = []
     try:
         futures = client.map(clean_job, [_portable(job) for job in jobs], options=options,
