@@ -1,6 +1,6 @@
 """The default config's held-out first pass saved once per draw of the site
 folds, then decisions after the CRF replayed on them in seconds
-(docs/output.md, "Whole sentences"; docs/results.md, "How far a draw of
+(docs/notes/output.md, "Whole sentences"; docs/notes/results.md, "How far a draw of
 the site folds moves the figures").
 
     python3 -m research.held_out save RUNS --fold-seeds 0 1 2   # RUNS/seed0.pkl, ... (about 20 min a draw on 2 cores)

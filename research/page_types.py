@@ -1,6 +1,6 @@
 """Issue 49's levers measured on a saved held-out first pass: the page's
 type (and page-level signals of the page's shape) for the second pass's
-trees, and bars by page type (docs/second-pass.md, "Page types").
+trees, and bars by page type (docs/notes/second-pass.md, "Page types").
 
     python3 -m research.page_types prepare RUN.pkl LAYOUT.pkl CACHE.pkl   # every page read once
     python3 -m research.page_types classify CACHE.pkl [--seed 1 --out T1.pkl]
@@ -451,7 +451,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--out", help="where to pickle the held-out type probabilities")
     c.add_argument("--threads", type=int, default=1,
-                   help="LightGBM's threads (the first draw of docs/second-pass.md: 2)")
+                   help="LightGBM's threads (the first draw of docs/notes/second-pass.md: 2)")
     t = sub.add_parser("trees")
     t.add_argument("cache")
     t.add_argument("--seed", type=int, default=0, help="the first booster's seed (0, or 10)")

@@ -5,7 +5,7 @@ reading of the pages, independent of Victor's pipeline.
     python -m research.perplexity calibrate DATA_DIR...
 
 Training and scoring models is the package's (`victor lm train`, `victor lm
-score`: victor/perplexity/); docs/perplexity.md.
+score`: victor/perplexity/); docs/notes/perplexity.md.
 """
 
 from __future__ import annotations

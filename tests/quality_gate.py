@@ -12,7 +12,7 @@ what the gate guards is the config, its features and its decoding, not
 weights that saw the answers. The second pass of the general and article
 configs is left out: its trees learn from held-out first passes of a model
 of every page, which a model of 60 pages is not, and their gate is the
-site-fold figures of benchmarks.quality (docs/second-pass.md), too slow for
+site-fold figures of benchmarks.quality (docs/notes/second-pass.md), too slow for
 a test. The article config is the general config's first pass, which the
 general gate guards.
 

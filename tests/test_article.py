@@ -1,10 +1,10 @@
 """The article config (the general config's first pass, then the second
-pass: docs/second-pass.md) on real news pages of data/dragnet: the headline
+pass: docs/notes/second-pass.md) on real news pages of data/dragnet: the headline
 and the body are kept; the comments, which Dragnet's gold appends after a
 COMMENTS line and the .anno labels o, are dropped.
 
 The pages are among the shipped models' training pages: these tests say
-what the shipped models do; the site-fold figures in docs/second-pass.md
+what the shipped models do; the site-fold figures in docs/notes/second-pass.md
 say how well they do on pages of sites they have not seen.
 """
 
@@ -52,7 +52,7 @@ def test_the_article_is_kept_and_the_comments_dropped(cleaner: Cleaner, name: st
     article, comments = gold(name)
     assert comments, "the gold of this page goes on with comments"
     # The body, from its first paragraph to its last (the config's higher
-    # bars keep fewer headlines than the default's: docs/article.md).
+    # bars keep fewer headlines than the default's: docs/notes/article.md).
     body = [line for line in article if len(words(line)) >= 20]
     assert has(text, body[0]) and has(text, article[-1])
     # Every block of five words or more that the annotation labels o and

@@ -140,7 +140,7 @@ def test_learn_py_reports_site_grouped_folds_by_default(tmp_path):
 def test_another_fold_seed_deals_other_site_folds_for_training(mixed):
     """The benchmark's --fold-seed: another draw of folds, each site still on
     one side of every fold (one draw moves CleanEval's and Dragnet's figures
-    by up to 0.018: docs/results.md)."""
+    by up to 0.018: docs/notes/results.md)."""
     from types import SimpleNamespace
 
     from victor.training import crossval

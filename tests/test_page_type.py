@@ -1,4 +1,4 @@
-"""The page's type (issue 49, docs/second-pass.md, "Page types"): signals
+"""The page's type (issue 49, docs/notes/second-pass.md, "Page types"): signals
 of the whole page that tell an article from a product or a listing, a
 classifier of them that `victor learn` trains as a part of the model, and
 the second pass's `article-bars`, which a page the classifier calls an

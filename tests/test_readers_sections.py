@@ -1,5 +1,5 @@
 """Readers' sections (the second pass's `comment-sections` and
-`review-sections`, docs/second-pass.md, "Readers' sections"): comments are
+`review-sections`, docs/notes/second-pass.md, "Readers' sections"): comments are
 the body of a forum and no part of an article, reviews no part of a
 product's page. On real pages of data/: Dragnet's article gold leaves the
 comments out (they follow its `!@#$%^&*() COMMENTS` line), WCXB's gold of a

@@ -1,10 +1,10 @@
 """The default config: its CRF (the first pass), then the second
-pass (victor/second_pass/, docs/second-pass.md) with the shipped trees, on
+pass (victor/second_pass/, docs/notes/second-pass.md) with the shipped trees, on
 real pages of data/.
 
 The shipped trees were trained on every annotated page of data/, these
 among them: these tests say what the shipped config does; the figures of
-docs/second-pass.md say how well it does on pages of sites it has not seen.
+docs/notes/second-pass.md say how well it does on pages of sites it has not seen.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def test_the_default_is_a_crf_and_a_second_pass_and_article_its_higher_bars(gene
 
 def test_the_shipped_trees_were_trained_on_every_annotated_page_by_the_recipe():
     """The model's record: the trees of the general config's settings
-    (docs/second-pass.md: 100 rounds of 31 leaves at rate 0.15), blocks
+    (docs/notes/second-pass.md: 100 rounds of 31 leaves at rate 0.15), blocks
     weighted by their words, over the held-out first pass of every
     annotated page of data/."""
     record = load_model("general").record

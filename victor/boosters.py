@@ -5,7 +5,7 @@ the library the `lightgbm` package itself wraps.
 Cleaning only predicts, and the package's import brings scikit-learn and
 SciPy with it wherever they are installed (its compatibility layer), which
 is most of a cleaning process's memory and much of its start
-(docs/output.md, "What it costs"). Loading the package's own shared
+(docs/notes/output.md, "What it costs"). Loading the package's own shared
 library with ctypes gives the same C code the same matrix and the same
 parameters, so the probabilities are the package's to the bit
 (tests/test_boosters.py). Training still uses the package.

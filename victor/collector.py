@@ -5,7 +5,7 @@ blocks, their features, the kept tree) that live until the page is done
 and form no reference cycles, so reference counting frees every one of
 them. The cyclic collector still walks them again and again as they age
 through its generations, a cost that pausing it while a page is cleaned
-and rendered all but removes (docs/output.md, "What it costs"). It runs
+and rendered all but removes (docs/notes/output.md, "What it costs"). It runs
 again between pages, so garbage that does form cycles is collected as
 before.
 """

@@ -1,5 +1,5 @@
 """`victor lm`: the n-gram language model behind the perplexity feature
-(docs/perplexity.md): train one from text files, or score sentences with
+(docs/notes/perplexity.md): train one from text files, or score sentences with
 one."""
 
 from __future__ import annotations

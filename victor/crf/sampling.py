@@ -8,7 +8,7 @@ every block within `near` of a content block, and a seeded share of the
 `chunk`-block pieces of the runs beyond. The template is expanded over the
 whole page first, so a kept block sees its real neighbours; each stretch is
 a sequence of its own. Learning from none of the far runs costs Dragnet's
-comment threads (docs/general.md), hence a share of them.
+comment threads (docs/notes/general.md), hence a share of them.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ def bars(settings: "SecondPassSettings", favor: str | None, q: Sequence[float],
     where the model has none) is at least `article-bars`' `above` takes those
     bars instead: the article config's on the pages that are articles,
     which one bar for every page could not give both articles and listings
-    (docs/second-pass.md, "Page types")."""
+    (docs/notes/second-pass.md, "Page types")."""
     bar = settings.favor.get(favor) if favor is not None else None
     if bar is not None:
         return bar, bar
@@ -60,7 +60,7 @@ def page_bar(q: np.ndarray, words: np.ndarray, low: float, high: float) -> float
     page is too high where the content is small among many middling
     blocks (a product's few lines, a listing's short entries); WCXB's
     score is a mean over pages, and a page's own bar gained it 0.0035 of
-    bag-of-words F1 on held-out sites (docs/second-pass.md, "A bar for
+    bag-of-words F1 on held-out sites (docs/notes/second-pass.md, "A bar for
     each page").
 
     Held between `low` and `high`: a bar raised above the config's own
@@ -99,7 +99,7 @@ def relabel(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
     whatever q is. The trees learn from the other sites' first passes, and
     on a few long pages they dropped thousands of words the CRF was sure
     of (CleanEval 15, a 13,000-word report, lost 3,811 of them in one draw
-    of the site folds and none in two others: docs/second-pass.md, "What
+    of the site folds and none in two others: docs/notes/second-pass.md, "What
     the first pass is sure of")."""
     sure = (np.asarray(content_probabilities(marginals)) >= stays if stays is not None
             else np.zeros(len(labels), dtype=bool))

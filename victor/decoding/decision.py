@@ -86,7 +86,7 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
     calibrated at the model's `temperature`; `bridged` adds the output's
     own last step, which adds no word and so is left out where labels are
     scored against a person's (half the blocks it keeps are o in theirs:
-    docs/output.md, "Words run together"). `page_type` is each type's
+    docs/notes/output.md, "Words run together"). `page_type` is each type's
     probability from the model's page-type classifier (victor.page_type),
     where it has one: the second pass's `article-bars` and readers'
     sections read it."""

@@ -130,7 +130,7 @@ def without_sections(labels: Sequence[str], found: Sequence[str], settings: "Sec
     where the bar is 0. Comments are the body of a forum and reviews a
     page of their own, and the trees keep both (they read like
     paragraphs): most of what the default config kept beyond Dragnet's
-    article gold, and of WCXB's products (docs/second-pass.md, "Readers'
+    article gold, and of WCXB's products (docs/notes/second-pass.md, "Readers'
     sections")."""
     gone = set()
     for name, (kind, key) in SECTIONS.items():

@@ -21,7 +21,7 @@ def whole(texts: Sequence[str], labels: Sequence[str], raw_content: Sequence[flo
     and any other dropped whole. A list at `list_bar` or more gets its
     dropped items back as items; lists are only added to, never dropped:
     dropping the lists under the bar whole, as code and tables are, lost
-    WCXB 0.010 of bag-of-words F1 (docs/output.md, "Lists"). The
+    WCXB 0.010 of bag-of-words F1 (docs/notes/output.md, "Lists"). The
     probability is the CRF's own, as for `keep-above`; a bar of None leaves
     the labels as they are. On block texts and a found layout, so that the
     cleaner and the folds of cross-validation (which keep no tree) decide

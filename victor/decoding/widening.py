@@ -18,7 +18,7 @@ from victor.labels import OTHER
 # from 1 down to 0 did better than no floor and 0 did best: keeping every
 # block of such a page (docs/robustness.md). A model that has seen pages
 # like the page hesitates less blindly, and its site-grouped folds chose a
-# share above 0 (docs/general.md, "Decoding").
+# share above 0 (docs/notes/general.md, "Decoding").
 FLOOR_SHARE = 0.0
 FLOOR_CAP = 0.5
 
@@ -98,7 +98,7 @@ def decode(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
 # precision 0.5 moves CleanEval 0.944 / 0.922 -> 0.959 / 0.872, Dragnet
 # 0.858 / 0.964 -> 0.912 / 0.935, WCXB 0.850 / 0.937 -> 0.877 / 0.904; recall
 # 0.3 moves them to 0.934 / 0.941, 0.800 / 0.976 and 0.830 / 0.950
-# (docs/output.md, "Precision or recall").
+# (docs/notes/output.md, "Precision or recall").
 FAVOR_BARS = {"precision": 0.5, "recall": 0.3}
 
 

@@ -1,4 +1,4 @@
-"""The page's type (issue 49, docs/second-pass.md, "Page types"): how
+"""The page's type (issue 49, docs/notes/second-pass.md, "Page types"): how
 likely a page is an article rather than a forum, a product, a collection,
 a listing, documentation or a service page (WCXB's seven types), from
 signals of the whole page, so that the decision may give articles their

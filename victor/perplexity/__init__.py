@@ -36,7 +36,7 @@ ENGINES = ("kenlm", "python")
 
 DEFAULT_MODEL = MODEL_DIR / "lm-default.arpa.gz"
 
-# Calibrated for DEFAULT_MODEL only (docs/perplexity.md): the paper's 8,000
+# Calibrated for DEFAULT_MODEL only (docs/notes/perplexity.md): the paper's 8,000
 # belongs to its BNC model, and a perplexity limit means nothing across models.
 DEFAULT_LIMIT = 3700.0
 

@@ -31,7 +31,7 @@ from victor.reading.text import collapse, sentences, words
 
 BOS, EOS, UNK = "<s>", "</s>", "<unk>"
 
-# The shipped model's order and pruning (docs/perplexity.md): bigrams seen
+# The shipped model's order and pruning (docs/notes/perplexity.md): bigrams seen
 # twice or more cross-validated as well as trigrams, in a model half the size.
 ORDER = 2
 MIN_COUNT = 2

@@ -1,4 +1,4 @@
-"""Stage 7, the second pass (issue 31, docs/second-pass.md): after the
+"""Stage 7, the second pass (issue 31, docs/notes/second-pass.md): after the
 CRF's labels are decoded, gradient-boosted trees decide again, block by
 block, what is content, from what the first pass thought of the whole
 page. The trees, loaded and asked: trees.py; their columns: features.py;

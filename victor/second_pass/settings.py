@@ -55,7 +55,7 @@ class ArticleBars:
     """The bars of a page the model's page-type classifier (victor/page_type/)
     calls an article with a probability of `above` or more: one bar does not
     serve every page, and an article's text stands apart from what is
-    around it better than a listing's items do (docs/second-pass.md, "Page
+    around it better than a listing's items do (docs/notes/second-pass.md, "Page
     types")."""
 
     above: float
@@ -103,7 +103,7 @@ class SecondPassSettings:
     # more columns (seeds 0, 1, ...), and their mean's share of the trees'
     # probability at cleaning: the type tells the trees that a listing's
     # short items are its content and an article's are not, but trees that
-    # read it alone drop a long page the classifier misreads (docs/second-pass.md,
+    # read it alone drop a long page the classifier misreads (docs/notes/second-pass.md,
     # "The page type beside the trees").
     page_type_seeds: int = 0
     page_type_share: float = 0.0

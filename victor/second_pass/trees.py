@@ -1,4 +1,4 @@
-"""The second pass's trees (issue 31, docs/second-pass.md): after the CRF's labels
+"""The second pass's trees (issue 31, docs/notes/second-pass.md): after the CRF's labels
 are decoded, gradient-boosted trees decide again, block by block, what is
 content, from what the first pass thought of the whole page.
 
@@ -9,7 +9,7 @@ teaser list. Trees over page-level features of the first pass's
 probabilities (features.py) and the first pass's own feature columns gave,
 on pages of sites neither pass saw, WCXB +0.017 bag-of-words F1, Dragnet
 +0.028 and CleanEval +0.011 LCS word F1 at 100 trees of 31 leaves
-(docs/second-pass.md, "What a shippable second pass costs").
+(docs/notes/second-pass.md, "What a shippable second pass costs").
 
 The stage is plain functions over a page's first-pass Result:
 
@@ -70,7 +70,7 @@ def predict_options(settings: SecondPassSettings) -> dict[str, Any]:
     """LightGBM's prediction parameters: one thread (a batch runs one
     cleaner a process), and with a margin, a block whose raw score is
     already past margin / 2 either way skips the remaining trees (what it saves and
-    costs: docs/second-pass.md)."""
+    costs: docs/notes/second-pass.md)."""
     options: dict[str, Any] = {"num_threads": 1}
     if settings.early_stop is not None:
         options.update(pred_early_stop=True, pred_early_stop_freq=settings.early_stop_every,
@@ -120,7 +120,7 @@ def mean_probability(boosters: Sequence[Any], x: np.ndarray,
                      options: Mapping[str, Any]) -> np.ndarray:
     """The boosters' mean probability: trees of several random draws
     (LightGBM's row and column sampling) agree better with each other than
-    any one does with the next draw (docs/second-pass.md, "Steadier
+    any one does with the next draw (docs/notes/second-pass.md, "Steadier
     trees")."""
     return np.mean([b.predict(x, **options) for b in boosters], axis=0)
 

@@ -1,7 +1,7 @@
 # Victor's default template for the CleanEval task: which features of which
 # blocks the CRF sees. Format: docs/templates.md. Offsets count blocks
 # relative to the one being labelled (-1 is the block before it).
-# docs/results.md gives the cross-validated figures behind the choices.
+# docs/notes/results.md gives the cross-validated figures behind the choices.
 
 # Markup: the elements around a block and the tags between it and its
 # neighbours say most about headers, list items and where a paragraph breaks.
@@ -33,7 +33,7 @@ duplicate-count         [-1..1]
 # Layout: the block's tag path as a whole (every post of a forum, every
 # paragraph of a story sits on one): its share of the page's words, how
 # linked, long and spread out it is. The errors are mostly whole paths
-# kept or dropped (docs/results.md). The thesis's div and td group
+# kept or dropped (docs/notes/results.md). The thesis's div and td group
 # ratios are left out: next to the path share they cost accuracy on
 # every fold draw tried.
 path.*                  [-1..1]

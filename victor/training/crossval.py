@@ -77,7 +77,7 @@ def folds(examples: Sequence[Example], k: int, split: str = "site",
     return [sorted(order[j] for j in fold) for fold in dealt]
 
 
-# The shipped language model's settings (docs/perplexity.md).
+# The shipped language model's settings (docs/notes/perplexity.md).
 FOLD_LM_ORDER = 2
 FOLD_LM_MIN_COUNT = 2
 
@@ -212,7 +212,7 @@ def fold_tasks(examples: list[Example], k: int, split: str = "site",
                seed: int = 0) -> Iterator[tuple[int, list[Example], list[Example]]]:
     """(fold number, training pages, test pages) for each of the k folds,
     dealt by `seed` (another seed, another draw of the same kind of folds:
-    docs/results.md, "How far a draw of the site folds moves the figures")."""
+    docs/notes/results.md, "How far a draw of the site folds moves the figures")."""
     for i, test_idx in enumerate(folds(examples, k, split, seed), 1):
         test = set(test_idx)
         yield (i, [e for j, e in enumerate(examples) if j not in test],

@@ -5,7 +5,7 @@ as data/wcxb's) gives a `page_type`, one of victor.page_type.TYPES. Other
 pages (Dragnet's, CleanEval's) carry no type and teach it nothing; they
 still get its probabilities when cross-validation measures the bars.
 
-The settings are the research's (docs/second-pass.md, "Page types": 84%
+The settings are the research's (docs/notes/second-pass.md, "Page types": 84%
 of WCXB's held-out pages typed right on 5 site folds); a few seconds on
 1,279 pages.
 """

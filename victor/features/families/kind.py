@@ -2,7 +2,7 @@
 where a kind merges paths: a shop grid's 39 items, each with classes of its
 own, are 39 one-block paths but one kind of 39 blocks. 0 where the kind is
 its path: with the figures repeated there, the CRF read path.* twice and
-learnt to keep blog comment threads (docs/general.md, "Tried, not kept")."""
+learnt to keep blog comment threads (docs/notes/general.md, "Tried, not kept")."""
 
 from __future__ import annotations
 

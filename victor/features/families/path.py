@@ -5,7 +5,7 @@ paragraph of an article sits on one path, every entry of a menu on
 another. A div group (groups.py) sees one post at a time and finds it
 small; the path sees all posts together and finds them the bulk of the
 page, while a menu stays small however many entries it has. The errors
-of a cleaner are mostly whole paths kept or dropped (docs/results.md), so
+of a cleaner are mostly whole paths kept or dropped (docs/notes/results.md), so
 the path is described as a whole:
 
 - path.word-share: the share of the page's words, outside links, held by
