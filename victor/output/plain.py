@@ -34,6 +34,10 @@ def layout_lines(tree: Element) -> list[Line]:
     kinds: list[str] = ["p"]  # the kind of the innermost box open
     pre = row = depth = 0  # how many <pre>, table rows and list items are open
     cells: list[str] = []
+    # Each open table's columns that a cell above fills with its rowspan:
+    # column -> how many rows after the current one it still fills.
+    spans: list[dict[int, int]] = []
+    tables: list[int] = []  # where each open table's lines begin
     items_outside: list[int] = []  # the item depth around each open list
     tight = False  # whether the next line follows the last without a gap
     # Each open list's next number (None for a list without numbers), and
@@ -62,6 +66,9 @@ def layout_lines(tree: Element) -> list[Line]:
             continue
         if isinstance(item, tuple):  # the end of an element
             tag = item[0]
+            if tag == "table":
+                spans.pop()
+                _drop_empty_columns(lines, tables.pop())
             if tag == "pre":
                 pre -= 1
                 code = "".join(parts).strip("\n").rstrip()
@@ -69,13 +76,15 @@ def layout_lines(tree: Element) -> list[Line]:
                 if code.strip():
                     lines.append(Line(kinds[-1], code, shape="code"))
             elif tag in ("td", "th") and row:
-                cells.append(collapse("".join(parts)))
+                _add_cell(cells, collapse("".join(parts)), item[1], spans[-1] if spans else {})
                 parts.clear()
             elif tag == "tr":
                 row -= 1
-                text = "\t".join(cells).strip()
+                text = "\t".join(cells).rstrip()
+                if not tables:  # a row outside any table: no table's end will settle it
+                    text = text.replace(_SPANNED, "")
                 cells.clear()
-                if text:
+                if text.strip():
                     lines.append(Line(kinds[-1], text, bool(lines) and lines[-1].shape == "row",
                                       "row"))
             elif tag in ("li", "ul", "ol"):
@@ -112,6 +121,9 @@ def layout_lines(tree: Element) -> list[Line]:
             parts.append("[" + "".join(c for c in item.children if isinstance(c, str)) + "]")
             continue
         if tag in BLOCK_LEVEL:
+            if tag == "table":
+                spans.append({})
+                tables.append(len(lines))
             if tag == "pre":
                 if not row:
                     flush()
@@ -119,6 +131,8 @@ def layout_lines(tree: Element) -> list[Line]:
             elif tag == "tr":
                 flush()
                 row += 1
+                if spans:
+                    _next_row(spans[-1])
             elif tag in ("li", "ul", "ol"):
                 if not row:
                     flush()
@@ -135,10 +149,66 @@ def layout_lines(tree: Element) -> list[Line]:
             else:
                 flush()
             kinds.append("h" if tag in HEADINGS else "l" if tag in ("li", "dt") else kinds[-1])
-            stack.append((tag,))
+            stack.append((tag, item.attrs))
         stack.extend(reversed(item.children))
     flush()
     return lines
+
+
+def _drop_empty_columns(lines: list[Line], start: int) -> None:
+    """A table's columns that hold nothing in any row (a column of bullet
+    pictures, of buttons the labels dropped) go from its rows, left to
+    right; a cell that spans such a column and the next keeps its text in
+    the next. No value moves under another head."""
+    rows = [line for line in lines[start:] if line.shape == "row"]
+    grid = [line.text.split("\t") for line in rows]
+    k = 0
+    while k < max((len(cells) for cells in grid), default=0):
+        if all(k >= len(cells) or cells[k] in ("", _SPANNED)
+               or k + 1 < len(cells) and cells[k + 1] == _SPANNED for cells in grid):
+            for cells in grid:
+                if k + 1 < len(cells) and cells[k + 1] == _SPANNED:
+                    cells[k + 1] = cells[k]
+                del cells[k:k + 1]
+        else:
+            k += 1
+    for line, cells in zip(rows, grid):
+        line.text = "\t".join(cells).replace(_SPANNED, "").rstrip()
+
+
+# A column a cell's colspan takes beside its own, until the table's end.
+_SPANNED = "\ufdd1"
+
+
+def _next_row(spans: dict[int, int]) -> None:
+    """A new row: the columns a cell above still spans are this row's."""
+    for column in list(spans):
+        spans[column] -= 1
+        if spans[column] < 0:
+            del spans[column]
+
+
+def _add_cell(cells: list[str], text: str, attrs: dict[str, str], spans: dict[int, int]) -> None:
+    """A row's next cell, in the column it stands in as a browser draws
+    the table: after the columns a cell above fills (rowspan), and taking
+    as many columns as its colspan, so that every value stays under its
+    head."""
+    while len(cells) in spans:
+        cells.append("")
+    width, height = _span(attrs.get("colspan")), _span(attrs.get("rowspan"))
+    for k in range(width):
+        if height > 1:
+            spans[len(cells)] = height - 1
+        cells.append(text if k == 0 else _SPANNED)
+
+
+def _span(value: str | None) -> int:
+    """A colspan's or rowspan's number of columns or rows, as browsers
+    read it (a bad or missing one is 1; HTML caps them)."""
+    try:
+        return min(max(int(value), 1), 1000) if value else 1
+    except ValueError:
+        return 1
 
 
 def paragraphs(tree: Element) -> list[str]:

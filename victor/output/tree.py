@@ -40,6 +40,7 @@ _PLAIN = frozenset(
     "ul dl dt dd h1 h2 h3 h4 h5 h6 blockquote figure figcaption label font sup sub br "
     "cite dfn kbd samp var hgroup address details summary".split())
 _TABLE_PARTS = frozenset("tbody thead tfoot tr td th caption colgroup col".split())
+_CELLS = frozenset({"td", "th"})
 # What a clean tree keeps of an element's attributes.
 _ATTRIBUTES = {"a": ("href", "title"), "img": ("src", "alt", "title"), "td": ("colspan", "rowspan"),
                "th": ("colspan", "rowspan"), "ol": ("start", "reversed", "type"),
@@ -169,6 +170,13 @@ def _copy(body: Element, runs, marked, headers, base: str) -> Element:
                 dst.children.append(copy)
                 pending.append((child, copy, layout, code, literal or tag in _LITERAL))
                 shown = True
+            elif child.tag in _CELLS and src.tag == "tr" and not in_layout:
+                # A cell with no kept text keeps its place in its row: without
+                # it the cells after it would stand under the wrong heads.
+                cell = _bare(child, base)
+                cell.children.extend(unkept(child, False, shown, lambda: True,
+                                            lambda el: _bare(el, base)))
+                dst.children.append(cell)
             else:
                 dst.children.extend(unkept(child, src.tag == "figure", shown,
                                            lambda: i <= _last_kept(src, own, marked),
