@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from markdown_it import MarkdownIt
-from test_output_structure import WCXB
+from test_output_structure import WCXB, person_labelled
 
 from victor import output
 from victor.batch.inputs import read_input
@@ -90,4 +90,13 @@ def test_a_real_tables_empty_cell_keeps_the_price_under_its_head():
         mayflower = next(r for r in rows if r[0].startswith("Mayflower"))
         assert mayflower[head.index("Best for")] == ""
         assert mayflower[head.index("Best for") + 1] == "$9,000"
+
+
+def test_the_html_output_has_no_noscript_wrapper():
+    """WCXB 0502, a Discourse forum, has its thread inside <noscript>: a
+    browser with scripts on would show none of it."""
+    page, labels, url = person_labelled(WCXB / "0502.anno")
+    html = output.html_document(output.kept_tree(page.body, page.blocks, labels, url), page.title)
+    assert "<noscript" not in html
+    assert "Thanks, any help appreciated!" in html
 

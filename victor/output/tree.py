@@ -280,7 +280,7 @@ def _element(el: Element, in_layout: bool, in_code: bool, header: bool,
         tag = "h2"
     elif "-" in tag:  # a custom element: most are boxes of a component
         tag = "div"
-    elif tag == "center":
+    elif tag in ("center", "noscript"):  # a browser with scripts on hides a noscript's content
         tag = "div"
     if tag in ("a", "img"):
         for key in ("title", "alt"):  # shown as text, as the page's text is
