@@ -14,7 +14,7 @@ import re
 from markdown_it import MarkdownIt
 from test_output_structure import WCXB, person_labelled
 
-from victor import output
+from victor import Cleaner, output
 from victor.batch.inputs import read_input
 from victor.config import load_config
 from victor.reading.page import read_page
@@ -99,4 +99,39 @@ def test_the_html_output_has_no_noscript_wrapper():
     html = output.html_document(output.kept_tree(page.body, page.blocks, labels, url), page.title)
     assert "<noscript" not in html
     assert "Thanks, any help appreciated!" in html
+
+
+def unseen_texts(html: str) -> list[str]:
+    page = read_page(html, load_config("general"))
+    return [page.blocks[i].text for i in page.unseen]
+
+
+def test_a_class_the_pages_own_style_hides_is_not_read():
+    html = ("<style>.menu-hidden { display: none }"
+            " @media (max-width: 600px) { .wide { display:none } }"
+            " .tab { display: none } .tab.open { display: block }</style>"
+            "<p>Shown text of the page.</p><div class='menu-hidden x'>Hidden menu text</div>"
+            "<div class='wide'>Text a narrow screen hides</div><div class='tab'>A tab's text</div>")
+    assert unseen_texts(html) == ["Hidden menu text"]
+
+
+def test_a_copy_for_screen_readers_and_a_widgets_json_are_not_read():
+    html = ('<p>Price: <span class="a-offscreen">$34.42</span><span aria-hidden="true">$34.42'
+            '</span></p><div class="state">{"painterId": "Grid", "asins": ["B0C", "B0D"], '
+            '"count": 2}</div><pre>{"a": 1, "b": [1, 2], "c": "code shown as code"}</pre>')
+    assert unseen_texts(html) == ["$34.42", '{"painterId": "Grid", "asins": ["B0C", "B0D"], '
+                                            '"count": 2}']
+
+
+def test_a_shops_grid_keeps_no_json_and_each_price_once():
+    """WCXB 0655: a widget's state in a hidden <div> and every price twice
+    (one for screen readers) made 80 KB of Markdown, with a confidence of
+    0.85."""
+    result = Cleaner().clean(read_input(str(WCXB / "0655.html.gz")))
+    md = result.markdown()
+    assert "painterId" not in md and '{"' not in md
+    # Each price once: not "EUR 60.24 EUR 60.24", nor "EUR 34.42 EUR 34 42".
+    assert "EUR 60.24" in md
+    assert not re.search(r"EUR ([\d,]+)\.(\d\d) EUR \1[ .]\2", md)
+    assert result.confidence < 0.5
 

@@ -32,7 +32,7 @@ from victor.columns import Columns
 from victor.config import DEFAULT_CONFIG, Config, load_config
 from victor.errors import EMPTY_PAGE, NO_TEXT, OtherLanguage, VictorError, about
 from victor.output.language import identify, parse_languages
-from victor.labels import CONTENT, LABELS
+from victor.labels import CONTENT, LABELS, OTHER
 from victor.reading.page import Page, read_page
 from victor.reading.parser import Element
 
@@ -60,6 +60,9 @@ class Result:
     # The page-type classifier's probability of each type (victor.page_type.TYPES),
     # where the model has one and its bars read it; None without.
     page_type: dict[str, float] | None = field(default=None, repr=False)
+    # The share of the text the decision would have kept that the page
+    # does not show as text (page.unseen), which the labels then dropped.
+    unseen_share: float = field(default=0.0, repr=False)
 
     @cached_property
     def features(self) -> list[dict[str, str]]:
@@ -84,10 +87,11 @@ class Result:
         (victor.decoding.expected_f1): the second pass's where the config
         has one, else the calibrated CRF's. It ranks pages by how well they
         were cleaned (docs/output.md, "Confidence"), so that a pipeline can
-        send the unsure ones elsewhere."""
-        return decoding.expected_f1(self.labels,
-                                    self.content if self.second is None else self.second,
-                                    self.texts)
+        send the unsure ones elsewhere. A page whose decision kept text the
+        page does not show (a widget's hidden state) was read badly, by as
+        much as that text's share of the kept text."""
+        return (1.0 - self.unseen_share) * decoding.expected_f1(
+            self.labels, self.content if self.second is None else self.second, self.texts)
 
     def __setattr__(self, name: str, value: object) -> None:
         """Labels given anew (a caller's own decision) make the kept tree
@@ -316,7 +320,30 @@ class Cleaner:
                                   page_type=result.page_type)
         result.labels, result.fallback, result.second = (decided.labels, decided.fallback,
                                                          decided.second)
+        if page.unseen:
+            result.labels, result.unseen_share = _drop_unseen(result.labels, result.texts,
+                                                              page.unseen)
         return result
+
+
+def _drop_unseen(labels: list[str], texts: list[str],
+                 unseen: Sequence[int]) -> tuple[list[str], float]:
+    """The labels with the blocks a reader does not read (page.unseen)
+    dropped, and the share of the kept text they were. Where they were
+    all the decision kept, the labels stay: a page with text never comes
+    out empty, and its confidence says how little to trust it."""
+    dropped = [i for i in unseen if labels[i] != OTHER]
+    if not dropped:
+        return labels, 0.0
+    # By characters: a widget's JSON is one "word" of thousands of them.
+    kept = sum(len(t) for t, lab in zip(texts, labels) if lab != OTHER)
+    share = sum(len(texts[i]) for i in dropped) / kept if kept else 0.0
+    if len(dropped) == sum(lab != OTHER for lab in labels):
+        return labels, share
+    out = list(labels)
+    for i in dropped:
+        out[i] = OTHER
+    return out, share
 
 
 def _language_model(config: Config, selected: Sequence[str]) -> PerplexityModel | None:

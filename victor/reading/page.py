@@ -11,6 +11,7 @@ from victor.reading.blocks import Block, split_blocks
 from victor.config import Config
 from victor.reading.metadata import PageMeta, read_meta
 from victor.reading.preclean import preclean
+from victor.reading.unseen import hidden_classes, unseen_blocks
 from victor.reading.parser import Element, FlatTree, flatten, parse, unflatten
 
 
@@ -34,6 +35,10 @@ class Page:
     # in split_blocks' walk for the page type's signals; None where a page
     # was made without them.
     tags: Counter[str] | None = None
+    # The blocks a reader does not read as text (hidden by the page's own
+    # style sheet, kept for screen readers, data for a script): the
+    # decision drops them (victor/reading/unseen.py).
+    unseen: tuple[int, ...] = ()
 
     @property
     def base_url(self) -> str:
@@ -100,4 +105,4 @@ def read_page(data: bytes | str, config: Config, source: str = "-",
         blocks, tags = split_blocks(body)
         recovered.append("text only in the description <meta>")
     return Page(source, pre.url or url, pre.title, doc.encoding, blocks, meta, tuple(recovered),
-                body, pre.base, tags)
+                body, pre.base, tags, unseen_blocks(blocks, hidden_classes(pre.styles)))

@@ -16,7 +16,7 @@ over as if it were gone, so that the CRF sees what it always saw.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from victor.reading.metadata import ITEMTYPE, TAGS as METADATA_TAGS
 from victor.reading.parser import FORMULA, Element, Node
@@ -31,6 +31,9 @@ class Precleaned:
     # they are deleted: the head's in document order, then the body's.
     declared: list[Element]
     base: str = ""  # the head's <base href>, which relative links resolve against
+    # The text of the page's own <style> elements, head and body, which say
+    # what the page hides (victor/reading/unseen.py).
+    styles: list[str] = field(default_factory=list)
 
 
 def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
@@ -41,6 +44,7 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
     """
     url = title = base = ""
     declared: list[Element] = []
+    styles: list[str] = []
     body = next((c for c in root.children if isinstance(c, Element) and c.tag == "body"), None)
     if body is None:
         body = Element("body", {}, [c for c in root.children
@@ -50,6 +54,7 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
         if isinstance(c, Element) and c.tag == "head":
             title = _text_of(c, "title")
             base = base or _base_of(c)
+            styles.extend(_all_text(s) for s in _elements(c, "style"))
             _collect(c, declared)
     stack = [body]
     while stack:
@@ -70,6 +75,8 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
                 if tag in METADATA_TAGS or ITEMTYPE in child.attrs:
                     declared.append(child)
                 if tag in tag_delete:
+                    if tag == "style":
+                        styles.append(_all_text(child))
                     formula = _formula(child)
                     if formula is not None:
                         kept.append(formula)
@@ -89,7 +96,7 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
             else:
                 runs.pop()
         el.children = kept
-    return Precleaned(body, url, title, declared, base)
+    return Precleaned(body, url, title, declared, base, styles)
 
 
 def _formula(el: Element) -> Element | None:
