@@ -135,3 +135,21 @@ def test_a_shops_grid_keeps_no_json_and_each_price_once():
     assert not re.search(r"EUR ([\d,]+)\.(\d\d) EUR \1[ .]\2", md)
     assert result.confidence < 0.5
 
+
+def test_pictures_with_alt_text_between_kept_paragraphs_are_kept():
+    """WCXB 0360: "Example same outbound/one-way trip:" was followed by
+    nothing, its <p> of two pictures with alt text dropped."""
+    page, labels, url = person_labelled(WCXB / "0360.anno")
+    md = output.markdown(output.kept_tree(page.body, page.blocks, labels, url))
+    assert ("Example same outbound/one-way trip:\n\n"
+            "![round trip](https://i.sstatic.net/gd7Fi.png) "
+            "![one way](https://i.sstatic.net/gfeZ1.png)\n") in md
+
+
+def test_a_picture_that_ends_a_kept_paragraph_stays_with_it():
+    page = read_page("<p>Fares rose all year.</p><p>Here is the table: "
+                     "<img src='t.png' alt='Fares by month'></p>", load_config("general"))
+    labels = ["o" if b.text == "Fares by month" else "p" for b in page.blocks]
+    md = output.markdown(output.kept_tree(page.body, page.blocks, labels))
+    assert md == "Fares rose all year.\n\nHere is the table: ![Fares by month](t.png)\n"
+

@@ -4,9 +4,10 @@ breaks and formulas, and the pictures of the content.
 The blocks are the page's text, so a picture is in no block: the labels
 never keep one. The kept tree (victor/output/tree.py) keeps it where it
 belongs to what is kept: the pictures of a figure whose caption is kept,
-and a picture with alt text, or a figure with its caption, that stands
-between kept content in one box. A figure's caption comes with it even
-where the labels dropped it: a caption is read with its picture.
+and pictures with alt text, or a figure with its caption, that stand
+between kept content in one box or end a kept paragraph. A figure's
+caption comes with it even where the labels dropped it: a caption is read
+with its picture.
 """
 
 from __future__ import annotations
@@ -102,10 +103,12 @@ def pictures(el: Element, found: Found, in_figure: bool, shown: bool, after: Cal
     """The pictures `text_free` found in `el`, copied where they belong to
     the content: inside a kept figure (`in_figure`), its picture where it
     comes before kept content, and those with alt text; a figure with its
-    caption, or one picture with alt text, where kept content stands
-    before `el` in its box (`shown`) and after it (`after()`). Nothing
-    else: a picture with no alt text and no caption says nothing a reader
-    can read, and a row of them is a gallery or a row of buttons. `copy`
+    caption, or pictures that all have alt text, where kept content stands
+    before `el` in its box (`shown`) and after it (`after()`), or a
+    picture with alt text at the end of a kept paragraph ("Here is the
+    table: <img alt=...>"). Nothing else: a picture with no alt text and
+    no caption says nothing a reader can read, and a row of more is a
+    gallery or a row of buttons. `copy`
     gives an element's clean copy without its children."""
     images = found.images
     if len(images) > _MOST_PICTURES:
@@ -113,9 +116,13 @@ def pictures(el: Element, found: Found, in_figure: bool, shown: bool, after: Cal
     if in_figure:  # its picture before its caption, and any with alt text (no badge, no icon)
         return [copy(img) for k, img in enumerate(images) if k == 0 and not shown or _says(img)]
     captions = found.captions if found.figure else []
-    if not (captions or len(images) == 1 and _says(images[0])) or not (shown and after()):
+    if not (captions or all(map(_says, images))) or not shown:
         return []
-    out: list[Node] = [copy(img) for img in images]
+    if not (after() or el.tag == "img" and not captions):  # a paragraph's last picture is its own
+        return []
+    out: list[Node] = []
+    for img in images:  # side by side, as the page shows them
+        out += [" ", copy(img)] if out else [copy(img)]
     out.extend(_whole(caption, copy) for caption in captions)
     if captions:
         return [Element("figure", {}, out)]
