@@ -58,7 +58,7 @@ def test_markdown_has_headings_list_items_and_joined_paragraphs(cleaneval):
     assert words(unlinked) == words(" ".join(text for _, text in segments))
     headings = [words(line) for line in unlinked.splitlines() if line.startswith("#")]
     assert headings == [words(text) for kind, text in segments if kind == "h"]
-    assert "## **Your Home Will Sell**\n\n- Fast\n- For Top Dollar\n" in markdown
+    assert "## Your Home Will Sell\n\n- Fast\n- For Top Dollar\n" in markdown
 
 
 def test_markdown_headings_take_their_level_and_syntax_in_text_stays_text():

@@ -113,7 +113,7 @@ def test_soft_hyphens_and_zero_width_characters_leave_the_words():
     them, the reader does not."""
     page, _, _ = person_labelled(WCXB / "4554.anno")
     assert "Home Repair Assis\u00adtance Program" in [b.text for b in page.blocks]
-    assert markdown(WCXB / "4554.anno").startswith("### **Home Repair Assistance Program**\n")
+    assert markdown(WCXB / "4554.anno").startswith("### Home Repair Assistance Program\n")
     assert "A new cycle of $100,000 in 2026 is available to help homeowners in Marion" in text(
         WCXB / "4554.anno")
     plain = text(WCXB / "0227.anno")

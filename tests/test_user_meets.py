@@ -10,14 +10,18 @@ model would have kept."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
+import pytest
 from markdown_it import MarkdownIt
+from test_markdown_trust import commonmark_words
 from test_output_structure import WCXB, person_labelled
 
 from victor import Cleaner, output
 from victor.batch.inputs import read_input
 from victor.config import load_config
 from victor.reading.page import read_page
+from victor.reading.text import words
 
 
 def all_kept(html: str) -> output.Element:
@@ -153,3 +157,46 @@ def test_a_picture_that_ends_a_kept_paragraph_stays_with_it():
     md = output.markdown(output.kept_tree(page.body, page.blocks, labels))
     assert md == "Fares rose all year.\n\nHere is the table: ![Fares by month](t.png)\n"
 
+
+def markdown_of(html: str) -> str:
+    return output.markdown(all_kept(html))
+
+
+def test_a_caption_of_emphasised_pieces_reads_as_one_italic_caption():
+    """WCXB 0291's captions, `<em>` pieces around a link, became
+    `**Improvado* [*ecommerce dashboard*](…)*`."""
+    md = markdown_of('<figure><img src="d.png" alt="A dashboard"><figcaption><em>Improvado </em>'
+                     '<a href="https://x.io/e"><em>ecommerce dashboard</em></a><em> </em>'
+                     '</figcaption></figure>')
+    assert md.endswith("\n*Improvado [ecommerce dashboard](https://x.io/e)*\n")
+
+
+def test_a_heading_is_not_wrapped_in_bold():
+    assert markdown_of("<h2><strong>Protein everything</strong></h2><p>Eggs.</p>") == (
+        "## Protein everything\n\nEggs.\n")
+
+
+def test_a_headings_number_in_a_box_of_its_own_stays_with_it():
+    """WCXB 0212's questions are numbered by a `<span>1.</span>` before
+    each `<h3>`: Markdown showed a lone `1\\.` line."""
+    html = ('<div><span class="rank">1.</span><h3>What is the best service?</h3>'
+            '<p>This one.</p></div><div><span class="rank">2.</span>'
+            '<h3>What is the cheapest?</h3><p>That one.</p></div>')
+    assert markdown_of(html) == ("### 1. What is the best service?\n\nThis one.\n\n"
+                                 "### 2. What is the cheapest?\n\nThat one.\n")
+    assert output.text(all_kept(html)).startswith("1. What is the best service?\n\nThis one.")
+
+
+def test_no_block_ends_with_a_line_break():
+    assert markdown_of("<p>Text<br><em></em></p><p>Next</p>") == "Text\n\nNext\n"
+    assert markdown_of("<pre>make \\\n  all</pre>") == "```\nmake \\\n  all\n```\n"
+
+
+@pytest.mark.parametrize("name", ["0291", "0212"])
+def test_markdown_reads_back_as_the_texts_words_with_no_mark_left(name: str):
+    result = Cleaner().clean(read_input(str(WCXB / f"{name}.html.gz")))
+    md, plain = result.markdown(), result.text()
+    assert commonmark_words(md) == Counter(words(plain))
+    shown = re.sub(r"<[^>]+>", "", MarkdownIt("commonmark").enable("table").render(md))
+    for mark in "*_\\":  # none left over: as many as the text has
+        assert shown.count(mark) == plain.count(mark), mark

@@ -140,7 +140,12 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
                 stack.append(" ")  # after the cell: cells stay apart on their row's line
             tag = "div" if tag in ("table", "tr", "caption") else "span"
         unwrap = (tag in _UNWRAPPED or not _TAG.match(tag) or tag in _VOID
-                  or tag == "a" and (not options.links or "href" not in el.attrs))
+                  or tag == "a" and (not options.links or "href" not in el.attrs)
+                  # The converter sets a caption in italics and a heading
+                  # stands out by itself: marks of their own inside would
+                  # nest ("**Improvado* [*dashboard*](...)*", "## **Title**").
+                  or for_markdown and (where & _CAPTION and tag in _ITALIC
+                                       or where & _HEADING and tag in _BOLD))
         if for_markdown and where & _ITEM and tag in FLATTENED_IN_ITEM:
             # A list item stays one line: its boxes (a card's title and
             # text) are set apart by a space, as layout_lines does.
@@ -167,11 +172,15 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
 
 
 # Where a node stands, as bits: in a <pre>, in a list item, in text that
-# Markdown shows as code, in a link's text, in a table's cell.
-_PRE, _ITEM, _CODE, _LINK, _CELL = 1, 2, 4, 8, 16
+# Markdown shows as code, in a link's text, in a table's cell, in a
+# figure's caption, in a heading.
+_PRE, _ITEM, _CODE, _LINK, _CELL, _CAPTION, _HEADING = 1, 2, 4, 8, 16, 32, 64
 _LITERAL = _PRE | _CODE
 _INSIDE = {"pre": _PRE, "code": _CODE, "kbd": _CODE, "samp": _CODE, "tt": _CODE, "a": _LINK,
-           "td": _CELL, "th": _CELL}
+           "td": _CELL, "th": _CELL, "figcaption": _CAPTION,
+           **dict.fromkeys(("h1", "h2", "h3", "h4", "h5", "h6"), _HEADING)}
+_ITALIC = frozenset({"em", "i"})
+_BOLD = frozenset({"strong", "b"})
 # Where a backslash goes in the Markdown: a noncharacter, which no page
 # has (characters.readable takes them out) and the converter passes as it is, so
 # that its own escapes (a line's start, a link's brackets, a cell's pipe)
@@ -326,6 +335,23 @@ def _definitions(markdown: str) -> str:
     return "\n\n".join(out).replace(_TERM, "").replace(_DEFINITION, "")
 
 
+def _no_break_at_block_end(markdown: str) -> str:
+    """A line break (`\\` at a line's end) that ends a paragraph goes: a
+    reader of the Markdown sees a stray backslash, CommonMark's parser
+    too (a break is a break only inside a paragraph). Code keeps its
+    lines' backslashes (a shell's continued line)."""
+    lines = markdown.split("\n")
+    fenced = False
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif (not fenced and line.endswith("\\")
+              and (len(line) - len(line.rstrip("\\"))) % 2
+              and (i + 1 == len(lines) or not lines[i + 1].strip())):
+            lines[i] = line[:-1].rstrip(" ")
+    return "\n".join(lines)
+
+
 def _convert(html: str) -> str:
     from html_to_markdown import convert
 
@@ -339,6 +365,8 @@ def _convert(html: str) -> str:
     # only where there are three line breaks: a pattern that tries at every
     # space or break of the page's text is slow.
     out = "\n".join([line.rstrip(" \t") for line in out.split("\n")])
+    if "\\\n\n" in out or out.rstrip("\n").endswith("\\"):
+        out = _no_break_at_block_end(out)
     if "\n\n\n" in out:
         out = _BLANK_LINES.sub("\n\n", out)
     out = out.strip("\n")

@@ -9,13 +9,14 @@ from __future__ import annotations
 import re
 from urllib.parse import urldefrag
 
-from victor.reading.layout import BLOCK_LEVEL
+from victor.reading.layout import BLOCK_LEVEL, HEADINGS
 from victor.reading.parser import Element, Node
 
 _NUMBER = re.compile(r"\s*(\d{1,4})\s*[.):]?\s*")
 _LEADING_NUMBER = re.compile(r"\s*(\d{1,4})[.):]\s+")
 _COUNTER = re.compile(r"\s*(\d{1,4})\s*(of|/)\s*(\d{1,4})\s*")
 _COUNTER_END = re.compile(r"\s*(?:of|/)?\s*\d{1,4}\s*")
+_RANK = re.compile(r"\s*\d{1,3}\s*[.):]?\s*")
 # A footnote's mark: a number, a letter or a sign, maybe in brackets.
 _NOTE_MARK = re.compile(r"\s*\[?\s*([0-9]{1,3}|[a-zA-Z]|[*†‡§])\s*\]?\s*")
 _NOTE_LABEL = re.compile(r"[^0-9A-Za-z_-]")
@@ -27,8 +28,10 @@ SETTLED = frozenset({"ol", "sup"})
 
 
 def unsettled(block_text: str) -> bool:
-    """Whether a block's text may be a counter's second box ("of 15")."""
-    return len(block_text) < 16 and block_text.startswith(("of", "/"))
+    """Whether a block's text may be a counter's second box ("of 15") or a
+    heading's number set apart from it ("1.")."""
+    return len(block_text) < 16 and (block_text.startswith(("of", "/"))
+                                     or bool(_RANK.fullmatch(block_text)))
 
 
 def settle(tree: Element, base: str = "") -> Element:
@@ -38,6 +41,7 @@ def settle(tree: Element, base: str = "") -> Element:
     refs: list[tuple[Element, str, int]] = []  # a mark's parent, its target, its index there
     items: dict[str, tuple[Element, Element]] = {}  # (list item, its list) by the item's id
     counters: list[list[Element]] = []  # paths to a counter's last part
+    ranks: list[tuple[Element, int, Element]] = []  # (box, the number's index, its heading)
     path: list[Element] = []
     stack: list[object] = [tree]
     while stack:
@@ -59,6 +63,8 @@ def settle(tree: Element, base: str = "") -> Element:
                 refs.append((el, target, i))
             elif child.tag == "li" and "id" in child.attrs:
                 items.setdefault(child.attrs.pop("id"), (child, el))
+            elif child.tag in HEADINGS and (rank := _rank_before(el.children, i)) is not None:
+                ranks.append((el, rank, child))
         stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
     if refs:  # first: the others move children, and refs are by index
         _notes(refs, items, base)
@@ -66,7 +72,26 @@ def settle(tree: Element, base: str = "") -> Element:
         _drop_own_numbers(ol)
     for counter_path in counters:
         _one_line_counter(counter_path)
+    for box, rank, heading in reversed(ranks):  # from the last, so that indices hold
+        heading.children.insert(0, " ".join(_text(box.children[rank]).split()) + " ")
+        del box.children[rank]
     return tree
+
+
+def _rank_before(children: list[Node], i: int) -> int | None:
+    """The index of a heading's number set in a box of its own before it
+    (`<span class="faq-rank">1.</span><h3>...`, WCXB 0212), which Markdown
+    and text showed as a line of its own ("1\\."); None if there is none."""
+    j = i - 1
+    while j >= 0 and isinstance(children[j], str) and children[j].isspace():
+        j -= 1
+    if j < 0:
+        return None
+    before = children[j]
+    if isinstance(before, Element) and before.tag in BLOCK_LEVEL:
+        return None
+    text = _text(before)
+    return j if text.strip() and _RANK.fullmatch(text) else None
 
 
 def item_numbers(ol: Element) -> list[int]:
