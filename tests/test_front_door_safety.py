@@ -74,11 +74,16 @@ def test_learn_writes_no_model_over_what_is_not_one(cleaneval, tmp_path):
     assert (folder / "keep.txt").read_text() == "mine"
 
 
-def test_learn_makes_no_folders(cleaneval, tmp_path):
-    proc = learn("-o", tmp_path / "no" / "such" / "m.crfsuite", cleaneval / "1.anno",
-                 cwd=tmp_path)
-    assert proc.returncode == 2 and "make it first" in proc.stderr
-    assert not (tmp_path / "no").exists()
+def test_learn_makes_the_models_folders_once_it_has_a_model(cleaneval, tmp_path):
+    """Issue 64: `victor learn -o models/mine` refused where models/ did
+    not exist, where `victor clean -o` makes its folders. A run that fails
+    leaves none behind."""
+    failed = learn("-o", tmp_path / "no" / "such" / "m", tmp_path / "missing.anno", cwd=tmp_path)
+    assert failed.returncode != 0 and not (tmp_path / "no").exists()
+    proc = learn("--config", "cleaneval", "--calibrate", "0", "-o", tmp_path / "models" / "mine",
+                 cleaneval / "1.anno", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "models" / "mine" / "model.json").is_file()
 
 
 def test_no_output_replaces_an_input(cleaneval, tmp_path):
@@ -103,11 +108,18 @@ def test_threshold_must_be_a_probability(cleaneval, tmp_path, threshold):
 @pytest.mark.parametrize("option, value, why", [
     ("--max-size", "-1", "--max-size -1: the largest page must be more than 0 MB"),
     ("--max-size", "0", "--max-size 0: the largest page must be more than 0 MB"),
-    ("--timeout", "-5", "--timeout -5: give the seconds a page may take, or 0 for no limit"),
+    ("--timeout", "-5", "--timeout -5: give the seconds a page may take, at most 86400 (a day), "
+                        "or 0 for no limit"),
+    # Issue 64: 1e10 failed every page with OverflowError.
+    ("--timeout", "1e10", "--timeout 1e+10: give the seconds a page may take, at most 86400 "
+                          "(a day), or 0 for no limit"),
     ("--jobs", "-3", "--jobs -3: give the number of processes, or 0 for one a core"),
     ("--language", "", "language '': give ISO 639 codes, as 'en' or 'en,de'"),
     ("--url", "example.com", "--url 'example.com': give a whole address, as "
-                             "https://example.com/news/ or https://example.com/page.html")])
+                             "https://example.com/news/ or https://example.com/page.html"),
+    # Issue 64: an address without a host was taken.
+    ("--url", "http://", "--url 'http://': give a whole address, as "
+                         "https://example.com/news/ or https://example.com/page.html")])
 def test_a_bad_limit_or_language_is_a_usage_error_before_any_work(cleaneval, tmp_path, option,
                                                                   value, why):
     """Issue 46: --max-size -1 and --timeout -5 failed every page with an

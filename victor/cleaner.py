@@ -26,7 +26,7 @@ import numpy as np
 from victor import crf, decoding, features, output, page_type, second_pass
 from victor.model import TrainedModel, check_recipe, load as load_model
 from victor.collector import paused
-from victor.output import Rendering
+from victor.output import DEFAULT_FORMAT, Rendering
 from victor.decoding.calibration import content_probabilities
 from victor.columns import Columns
 from victor.config import DEFAULT_CONFIG, Config, load_config
@@ -356,7 +356,7 @@ def _language_model(config: Config, selected: Sequence[str]) -> PerplexityModel 
     return for_config(config, selected)
 
 
-def extract(html: bytes | str, config: str | Path | None = None, output: str = "text",
+def extract(html: bytes | str, config: str | Path | None = None, output: str = DEFAULT_FORMAT,
             *, model: str | Path | None = None, threshold: float | None = None,
             language: str | Sequence[str] | None = None,
             url: str = "", source: str = "-", favor: str | None = None,

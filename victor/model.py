@@ -379,6 +379,7 @@ def save(model: TrainedModel, folder: str | os.PathLike) -> TrainedModel:
     staging = folder.with_name(f".{folder.name}.{token}.tmp")
     old = folder.with_name(f".{folder.name}.{token}.old")
     try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
         staging.mkdir()
         files = {}
         for part, data in parts.items():

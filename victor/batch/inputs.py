@@ -7,6 +7,7 @@ a missing file is still planned, so that it fails in its place.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import re
@@ -171,7 +172,8 @@ def _walk(folder: str, listing: Listing) -> bool:
     `listing`, and what it passes over; whether it found any."""
     found = False
     skipped = listing.passed_over
-    for root, dirs, files in os.walk(folder):
+    refused: list[OSError] = []
+    for root, dirs, files in os.walk(folder, onerror=refused.append):
         dirs.sort()
         for name in sorted(files):
             path = os.path.join(root, name)
@@ -196,6 +198,9 @@ def _walk(folder: str, listing: Listing) -> bool:
                 continue
             found = True
             listing.inputs.append(Input(path, os.path.relpath(path, folder), folder))
+    if not found and refused:  # "no pages found" would hide why
+        raise VictorError(f"cannot read the folder {refused[0].filename}: "
+                          f"{(refused[0].strerror or str(refused[0])).lower()}")
     return found
 
 
@@ -221,7 +226,7 @@ def _file_name(source: str) -> str:
 
 
 def plan(inputs: Iterable[str | Input], outdir: str | None, fmt: str | None,
-         url: str = "") -> list[Job]:
+         url: str = "", default: str = DEFAULT_FORMAT) -> list[Job]:
     """Each input NAME.html gives OUTDIR/NAME plus the format's suffix, at
     the path below OUTDIR that the input has below the folder named (a
     mirrored site's a/index.html gives OUTDIR/a/index.txt); each
@@ -235,6 +240,11 @@ def plan(inputs: Iterable[str | Input], outdir: str | None, fmt: str | None,
     named, whose pages' addresses follow their paths below it
     (`page_address`); a WARC record has its own."""
     inputs = [i if isinstance(i, Input) else Input(i, _file_name(i)) for i in inputs]
+    if outdir is not None:  # a file named twice is one page, with one output
+        named: dict[str, Input] = {}
+        for i in inputs:
+            named.setdefault(_same_file(i.source), i)
+        inputs = list(named.values())
     local = {os.path.realpath(i.source): i.source for i in inputs
              if i.source != "-" and not is_url(i.source)}
     warcs = [i.source != "-" and crawl.is_warc(i.source) for i in inputs]
@@ -243,7 +253,7 @@ def plan(inputs: Iterable[str | Input], outdir: str | None, fmt: str | None,
         if warc and fmt not in (None, "jsonl"):
             raise VictorError(f"{inp.source}: WARC files are cleaned to JSON lines, one a page; "
                               f"drop --format {fmt} or clean the WARC files separately")
-        formats.append("jsonl" if warc else fmt or DEFAULT_FORMAT)
+        formats.append("jsonl" if warc else fmt or default)
         names.append(_output_name(inp, warc, formats[-1]) if outdir is not None else None)
     if outdir is not None:
         _check_outside_walked(outdir, inputs, formats)
@@ -264,6 +274,11 @@ def plan(inputs: Iterable[str | Input], outdir: str | None, fmt: str | None,
         jobs.append(Job(inp.source, out, job_fmt, warc, _size(inp.source),
                         url=page_address(url, inp) if url and not warc else ""))
     return jobs
+
+
+def _same_file(source: str) -> str:
+    """What names the same input twice: a local file's real path."""
+    return source if source == "-" or is_url(source) else os.path.realpath(source)
 
 
 def page_address(url: str, inp: Input) -> str:
@@ -349,6 +364,17 @@ def open_input(source: str, path: str | None = None) -> IO[bytes]:
         raise VictorError(f"{source}: cannot read ({e.strerror or e})")
 
 
+def _standard_input() -> contextlib.AbstractContextManager[IO[bytes]]:
+    """Standard input, gzip undone where its first bytes say it is gzip
+    (`zcat`'s input needs no name to be known as such), as a `.gz` file
+    given by name is read. Not closed when the page is read."""
+    stdin = sys.stdin.buffer
+    head = stdin.peek(2)[:2] if hasattr(stdin, "peek") else b""
+    if head == b"\x1f\x8b":
+        return gzip.GzipFile(fileobj=stdin, mode="rb")
+    return contextlib.nullcontext(stdin)
+
+
 def check_size(source: str, size: int, max_bytes: int) -> None:
     if size > max_bytes:
         raise VictorError(about(source, f"larger than the limit of {max_bytes / 1_000_000:g} "
@@ -359,16 +385,13 @@ def read_input(source: str, max_bytes: int | None = None, path: str | None = Non
     """The bytes of a page, gzip undone; `max_bytes` None reads it whole
     (annotated pages for training), else a larger page is an error."""
     limit = -1 if max_bytes is None else max_bytes + 1
-    if source == "-":
-        data = sys.stdin.buffer.read(limit)
-    else:
-        with open_input(source, path) as f:
-            try:
-                data = f.read(limit)
-            except (OSError, EOFError, zlib.error) as e:
-                raise VictorError(f"{source}: cannot read ({e.strerror or e})"
-                                  if isinstance(e, OSError) and e.strerror
-                                  else f"{source}: damaged gzip data ({e})")
+    with _standard_input() if source == "-" else open_input(source, path) as f:
+        try:
+            data = f.read(limit)
+        except (OSError, EOFError, zlib.error) as e:
+            raise VictorError(f"{source}: cannot read ({e.strerror or e})"
+                              if isinstance(e, OSError) and e.strerror
+                              else f"{source}: damaged gzip data ({e})")
     if not data:  # a failed download, most likely: reported, so that it is noticed
         raise VictorError(about(source, EMPTY_PAGE))
     if max_bytes is not None:

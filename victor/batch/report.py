@@ -21,6 +21,9 @@ class Report:
     # Files of the walked folders not cleaned (victor.batch.inputs.discover).
     passed_over: PassedOver = field(default_factory=PassedOver)
     temporaries_removed: int = 0  # left by a run killed outright (files.remove_temporaries)
+    # Whether the outputs are files a rerun finds (-o), so that it goes on
+    # where an interrupted run stopped; standard output's pages are gone.
+    resumable: bool = True
 
     def add(self, other: Report) -> None:
         self.done += other.done
@@ -35,7 +38,8 @@ class Report:
         if self.other_language:
             head += f", {self.other_language} skipped (text in another language)"
         if self.not_html:
-            head += f", {self.not_html} WARC records skipped (not HTML)"
+            head += (f", {self.not_html} WARC record{'s' * (self.not_html != 1)} skipped "
+                     "(not HTML)")
         lines = [head, *self.passed_over.lines()]
         if self.temporaries_removed:
             n = self.temporaries_removed
@@ -43,7 +47,10 @@ class Report:
                          "left")
         lines.extend(f"failed: {src}: {why}" for src, why in self.failed)
         if self.interrupted:
-            lines.append("interrupted: run the same command again to finish the rest")
+            lines.append("interrupted: run the same command again to finish the rest"
+                         if self.resumable else
+                         "interrupted: the pages after those written were not cleaned (a run "
+                         "with -o OUTDIR can be resumed; one to standard output cannot)")
         return "\n".join(lines)
 
 

@@ -43,13 +43,17 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """The `victor` command; returns the exit status."""
+def main(argv: Sequence[str] | None = None, default_format: str | None = None) -> int:
+    """The `victor` command; returns the exit status. `default_format` is
+    the format `clean` writes where none is given (clean.py's)."""
     args = parser().parse_args(argv)
+    if default_format is not None:
+        args.default_format = default_format
     return COMMANDS[args.command][2](args)
 
 
 def script(command: str) -> int:
     """What clean.py, learn.py and annotate.py run: the subcommand with the
     script's arguments."""
-    return main([command, *sys.argv[1:]])
+    # clean.py, the original tool's script, writes CleanEval's format unless told.
+    return main([command, *sys.argv[1:]], "cleaneval" if command == "clean" else None)

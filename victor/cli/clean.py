@@ -9,6 +9,7 @@ import os
 import sys
 import time
 from typing import TextIO
+from urllib.parse import urlsplit
 
 from victor import batch, files
 from victor.batch import inputs, manifest, workers
@@ -44,7 +45,8 @@ def clean_main(args: argparse.Namespace) -> int:
         # before any work; one process (and forked workers) use this one.
         cleaner = workers.worker_cleaner(options)
         listing = inputs.discover(args.files)
-        jobs = inputs.plan(listing.inputs, args.output, args.format, args.url or "")
+        jobs = inputs.plan(listing.inputs, args.output, args.format, args.url or "",
+                           args.default_format)
         removed = 0
         if args.output:
             files.make_folder(args.output)
@@ -76,7 +78,9 @@ def clean_main(args: argparse.Namespace) -> int:
 
             report = run_dask(jobs, options, args.dask, write, on_progress)
         else:
-            processes = args.jobs if args.jobs > 0 else os.cpu_count() or 1
+            processes, note = bounded_processes(args.jobs, jobs)
+            if note and not args.quiet:
+                print(note, file=sys.stderr)
             report = batch.run(jobs, options, processes, write, on_progress)
     except VictorError as e:
         return fail(str(e), args.debug)
@@ -90,6 +94,7 @@ def clean_main(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.clear()
     report.passed_over = listing.passed_over
+    report.resumable = bool(args.output)
     report.temporaries_removed = removed
     if (report.failed or report.interrupted or len(jobs) > 1 or args.output or report.not_html
             or report.other_language or report.passed_over.lines()):
@@ -97,6 +102,32 @@ def clean_main(args: argparse.Namespace) -> int:
     if report.interrupted:
         return INTERRUPTED
     return 1 if report.failed else 0
+
+
+def bounded_processes(asked: int, jobs: list) -> tuple[int, str]:
+    """The processes `-j` gets: no more than the machine's cores, nor than
+    the pages when no WARC file brings more of them (`-j 10000` started
+    thousands of processes for one page); 0 is one a core. The note says
+    in one line where fewer than asked run."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+    pages = None if any(job.warc for job in jobs) else max(len(jobs), 1)
+    bound = min(cores, pages) if pages is not None else cores
+    if asked == 0:
+        return bound, ""
+    if asked <= bound:
+        return asked, ""
+    limit = "as many as the cores" if bound == cores else "one a page"
+    return bound, f"note: -j {asked}: {bound} process{'es' * (bound != 1)}, {limit}"
+
+
+# The longest --timeout: a timer of 1e10 s overflows the platform's time_t,
+# and no page takes a day.
+MAX_TIMEOUT = 86_400
+# --max-size's default, in MB: a page's tree, blocks and features take many
+# times its size in memory, most for a page of many small elements, so that
+# a worker's memory stays bounded (docs/robustness.md, "Limits").
+DEFAULT_MAX_SIZE = 10
 
 
 def check_options(args: argparse.Namespace) -> None:
@@ -107,13 +138,13 @@ def check_options(args: argparse.Namespace) -> None:
     if not (math.isfinite(args.max_size) and args.max_size > 0):
         raise VictorError(f"--max-size {args.max_size:g}: the largest page must be more "
                           "than 0 MB")
-    if not (math.isfinite(args.timeout) and args.timeout >= 0):
+    if not (math.isfinite(args.timeout) and 0 <= args.timeout <= MAX_TIMEOUT):
         raise VictorError(f"--timeout {args.timeout:g}: give the seconds a page may take, "
-                          "or 0 for no limit")
+                          f"at most {MAX_TIMEOUT} (a day), or 0 for no limit")
     if args.jobs < 0:
         raise VictorError(f"--jobs {args.jobs}: give the number of processes, or 0 for one "
                           "a core")
-    if args.url is not None and "://" not in args.url:
+    if args.url is not None and not urlsplit(args.url).netloc:
         raise VictorError(f"--url {args.url!r}: give a whole address, as "
                           "https://example.com/news/ or https://example.com/page.html")
 
@@ -188,8 +219,9 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
                          "names; alone, it brings its own config: docs/models.md)")
     ap.add_argument("--format", choices=[*FORMATS, *RENAMED_FORMATS],
                     metavar="{" + ",".join(FORMATS) + "}",
-                    help=f"output format of pages (default {DEFAULT_FORMAT}); "
-                         "WARC files give jsonl")
+                    help=f"output format of pages (default {DEFAULT_FORMAT}, as extract(); "
+                         "clean.py: cleaneval); WARC files give jsonl")
+    ap.set_defaults(default_format=DEFAULT_FORMAT)
     ap.add_argument("-o", "--output",
                     help="folder (or fsspec URL) for one output file a page and one NAME.jsonl "
                          "a WARC file (default: standard output)")
@@ -206,7 +238,7 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
                          "(ISO 639 codes, as en or en,de); the others are skipped, not failed")
     ap.add_argument("--favor", choices=tuple(FAVOR_BARS),
                     help="keep less (precision) or more (recall) around what the model is "
-                         "sure of (docs/output.md)")
+                         "sure of (docs/second-pass.md, \"--favor on the trees\")")
     ap.add_argument("--no-links", action="store_true",
                     help="markdown and html: a link's text without its address")
     ap.add_argument("--no-images", action="store_true",
@@ -215,13 +247,15 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
                     help="markdown and html: a table's cells as lines of text, not a table")
     ap.add_argument("--overwrite", action="store_true",
                     help="replace outputs that exist already (never an input)")
-    ap.add_argument("--max-size", type=float, default=50, help="largest page in MB (default 50)")
+    ap.add_argument("--max-size", type=float, default=DEFAULT_MAX_SIZE,
+                    help=f"largest page in MB (default {DEFAULT_MAX_SIZE}; memory grows with it)")
     ap.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                     help="seconds a page may take; a slower one is reported and skipped "
                          f"(default {DEFAULT_TIMEOUT:g}; 0: no limit)")
     engine = ap.add_mutually_exclusive_group()
     engine.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                        help="worker processes (default 1; 0: one a core)")
+                        help="worker processes (default 1; 0: one a core); never more than "
+                             "the cores or the pages")
     engine.add_argument("--dask", metavar="ADDRESS",
                         help="run on a Dask cluster (the 'dask' extra): a scheduler address, "
                              "or local:N for N worker processes on this machine")

@@ -43,7 +43,9 @@ FORMATS = {"cleaneval": Format(".txt"), "text": Format(".txt", headed=True),
            "markdown": Format(".md", headed=True), "blocks": Format(".txt"),
            "jsonl": Format(".jsonl"), "html": Format(".html"), "report": Format(".report.html"),
            "table": Format(".tsv")}
-DEFAULT_FORMAT = "cleaneval"
+# The one default of `victor clean` and `extract()` (clean.py, the original
+# tool's script, keeps CleanEval's).
+DEFAULT_FORMAT = "text"
 # Old names that still work, each with a note where it is given.
 RENAMED_FORMATS = {"victor": "blocks"}
 

@@ -43,8 +43,9 @@ def check_model_target(path: Path, overwrite: bool, replace_shipped: bool) -> No
     """Before hours of training, that the model folder may be written
     there: a shipped model is replaced only when asked for in so many
     words, any other model only with `overwrite`, anything that is not a
-    model folder never, and no parent folders are made (a mistyped -o
-    would leave them behind)."""
+    model folder never. Missing parent folders are made only when the
+    model is saved (victor.model.save), as `victor clean -o` makes its
+    folder: a run that fails leaves none behind."""
     from victor.model import RECORD
 
     shipped = path.resolve().parent == MODEL_DIR.resolve()
@@ -58,7 +59,7 @@ def check_model_target(path: Path, overwrite: bool, replace_shipped: bool) -> No
         if not shipped and not overwrite:
             raise VictorError(f"{path}: exists; give --overwrite to replace it, or another -o")
     folder = path.parent
-    if folder.exists() and not folder.is_dir():
+    while not folder.exists() and folder != folder.parent:  # made when the model is saved
+        folder = folder.parent
+    if not folder.is_dir():
         raise VictorError(f"{path}: cannot write model ({folder} is a file, not a folder)")
-    if not folder.exists():
-        raise VictorError(f"{path}: cannot write model (no folder {folder}; make it first)")
