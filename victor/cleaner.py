@@ -16,7 +16,7 @@ from __future__ import annotations
 import reprlib
 import warnings
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
@@ -63,6 +63,9 @@ class Result:
     # The share of the text the decision would have kept that the page
     # does not show as text (page.unseen), which the labels then dropped.
     unseen_share: float = field(default=0.0, repr=False)
+    # The blocks that stand in a readers' comment section (decoding.Layout's
+    # sections), kept or dropped as the decision and `comments` said.
+    comment_blocks: tuple[int, ...] = field(default=(), repr=False)
 
     @cached_property
     def features(self) -> list[dict[str, str]]:
@@ -175,7 +178,8 @@ class Result:
 
     def jsonl(self) -> str:
         return output.jsonl_record(self.page, self.labels, self.content, self.text(),
-                                   self.fallback, self.language, self.confidence, self.page_type)
+                                   self.fallback, self.language, self.confidence, self.page_type,
+                                   self.comment_blocks)
 
     def report(self) -> str:
         return output.report(self.page, self.labels, self.marginals)
@@ -212,12 +216,15 @@ class Cleaner:
 
     def __init__(self, config: str | Path | Config | None = None,
                  model: str | Path | TrainedModel | None = None, threshold: float | None = None,
-                 language: str | Sequence[str] | None = None, favor: str | None = None):
+                 language: str | Sequence[str] | None = None, favor: str | None = None,
+                 comments: str | None = None):
         if threshold is not None and not 0.0 <= threshold <= 1.0:
             raise VictorError(f"threshold {threshold:g}: must lie between 0 and 1 "
                               "(a probability that a block is content)")
         if favor is not None and favor not in decoding.FAVOR_BARS:
             raise VictorError(f"favor {favor!r}: choose one of {', '.join(decoding.FAVOR_BARS)}")
+        if comments is not None and comments not in COMMENTS:
+            raise VictorError(f"comments {comments!r}: choose one of {', '.join(COMMENTS)}")
         named = None
         if config is not None or model is None:
             named = config if isinstance(config, Config) else load_config(config or DEFAULT_CONFIG)
@@ -242,15 +249,19 @@ class Cleaner:
         self.second_pass = trained.trees
         self.threshold = threshold
         self.favor = favor
+        self.comments = comments
+        # The config the decision reads: the config's, with readers' comment
+        # sections kept or dropped as asked (`with_comments`).
+        self.deciding = with_comments(self.config, comments)
         # "" is a mistake, not "any language": it would silently filter nothing.
         self.languages = parse_languages(language) if language is not None else ()
 
     @classmethod
     def from_model(cls, model: str | Path | TrainedModel, threshold: float | None = None,
                    language: str | Sequence[str] | None = None,
-                   favor: str | None = None) -> "Cleaner":
+                   favor: str | None = None, comments: str | None = None) -> "Cleaner":
         """A Cleaner of a trained model and nothing else."""
-        return cls(None, model, threshold, language, favor)
+        return cls(None, model, threshold, language, favor, comments)
 
     @paused
     def read(self, data: bytes | str, source: str = "-", url: str = "",
@@ -309,12 +320,17 @@ class Cleaner:
         # The page's type, where the model's trees or bars read it (its second
         # pass's page-type boosters, article-bars, readers' sections): from the
         # page and its blocks' path groups, before the trees are asked.
-        if self.trained.reads_page_type:
+        second_settings = self.deciding.second_pass
+        if (self.trained.page_type is not None and second_settings is not None
+                and second_settings.reads_page_type):
             result.page_type = page_type.type_probabilities(
                 self.trained.page_type, page, second_pass.page_paths(columns, page.blocks),
                 words=columns.words)
+        found = decoding.layout(page.blocks)
+        result.comment_blocks = tuple(b.id for b, section in zip(page.blocks, found.sections)
+                                      if section == "comments")
         decided = decoding.decide(result.labels, result.marginals, result.texts,
-                                  decoding.layout(page.blocks), self.config, trees=trees,
+                                  found, self.deciding, trees=trees,
                                   favor=self.favor, threshold=self.threshold,
                                   temperature=self.model.temperature, bridged=True,
                                   page_type=result.page_type)
@@ -346,6 +362,32 @@ def _drop_unseen(labels: list[str], texts: list[str],
     return out, share
 
 
+# `comments=` (`--comments`): readers' comment sections kept on every page,
+# or dropped from every page the page-type classifier finds likely an
+# article (a forum's posts are its content, and stay); None: as the config
+# says, by the page's type.
+COMMENTS = ("keep", "drop")
+# The article probability from which `drop` drops a comment section
+# (docs/notes/second-pass.md, "Comments and Dragnet's 0.95").
+DROP_COMMENTS_FROM = 0.7
+
+
+def with_comments(config: Config, comments: str | None) -> Config:
+    """The config with its second pass's `comment-sections` bar as the
+    user's `comments` asks: keep, none dropped; drop, from an article
+    probability of DROP_COMMENTS_FROM (or the config's lower bar). A config
+    without a second pass finds no sections and is left as it is."""
+    second = config.second_pass
+    if comments is None or second is None:
+        return config
+    if comments == "keep":
+        bar = None
+    else:
+        bar = DROP_COMMENTS_FROM if second.comment_sections is None else min(
+            second.comment_sections, DROP_COMMENTS_FROM)
+    return replace(config, second_pass=replace(second, comment_sections=bar))
+
+
 def _language_model(config: Config, selected: Sequence[str]) -> PerplexityModel | None:
     """The config's language model when the perplexity feature is selected,
     else None: only then are the language-model code and KenLM imported."""
@@ -360,13 +402,17 @@ def extract(html: bytes | str, config: str | Path | None = None, output: str = D
             *, model: str | Path | None = None, threshold: float | None = None,
             language: str | Sequence[str] | None = None,
             url: str = "", source: str = "-", favor: str | None = None,
-            links: bool = True, images: bool = True, tables: bool = True) -> str:
+            links: bool = True, images: bool = True, tables: bool = True,
+            comments: str | None = None) -> str:
     """The page cleaned into one string, in any format of `victor clean
     --format` ("text", "markdown", "cleaneval", "jsonl", ...). `links`,
     `images` and `tables` False leave them out of markdown and html, as
     `--no-links`, `--no-images` and `--no-tables` do; `url` is the page's
     address, which relative links resolve against; `favor` "precision" or
-    "recall" keeps less or more around what the model is sure of.
+    "recall" keeps less or more around what the model is sure of;
+    `comments` "keep" or "drop" keeps readers' comment sections or drops
+    them from articles (a forum's posts stay), where by default the page's
+    type decides.
 
     `html` is bytes of any encoding or text already decoded; the two give
     the same result. The config's model is loaded on the first call and
@@ -375,13 +421,14 @@ def extract(html: bytes | str, config: str | Path | None = None, output: str = D
     message; a page that is neither str nor bytes raises TypeError."""
     if language is not None and not isinstance(language, str):
         language = ",".join(language)  # hashable, for the cache
-    return _cleaner(config or DEFAULT_CONFIG, model, threshold, language, favor).clean(
+    return _cleaner(config or DEFAULT_CONFIG, model, threshold, language, favor, comments).clean(
         html, source, url).render(output, Rendering(links, images, tables))
 
 
 @lru_cache(maxsize=4)
 def _cleaner(config: str | Path, model: str | Path | None, threshold: float | None,
-             language: str | None = None, favor: str | None = None) -> Cleaner:
+             language: str | None = None, favor: str | None = None,
+             comments: str | None = None) -> Cleaner:
     """Loading takes longer than cleaning a page: a loop over `extract`
     must not pay it for every page."""
-    return Cleaner(config, model, threshold, language, favor)
+    return Cleaner(config, model, threshold, language, favor, comments)

@@ -45,6 +45,7 @@ class Settings:
     tables: bool
     url: str
     formats: dict[str, str] = field(default_factory=dict)  # output suffix -> format
+    comments: str | None = None  # --comments (a manifest of before it: None)
 
 
 def settings_of(cleaner: Cleaner, options: RunOptions, formats: list[str],
@@ -57,7 +58,7 @@ def settings_of(cleaner: Cleaner, options: RunOptions, formats: list[str],
         model_digest=model_digest(cleaner), threshold=options.threshold, favor=options.favor,
         language=options.languages, links=options.rendering.links,
         images=options.rendering.images, tables=options.rendering.tables, url=url,
-        formats={FORMATS[f].suffix: f for f in sorted(set(formats))})
+        formats={FORMATS[f].suffix: f for f in sorted(set(formats))}, comments=options.comments)
 
 
 def model_digest(cleaner: Cleaner) -> str:
@@ -83,7 +84,7 @@ def differences(old: Settings, new: Settings) -> list[str]:
     if old.model_digest != new.model_digest and not configs_model:
         said.append(f"model {new.model or 'of the config'} ({new.model_digest[:12]}), was "
                     f"{old.model or 'of the config'} ({old.model_digest[:12]})")
-    for name in ("threshold", "favor", "language", "url"):
+    for name in ("threshold", "favor", "comments", "language", "url"):
         was, now = getattr(old, name), getattr(new, name)
         if was != now:
             said.append(f"--{name} {_shown(now)}, was {_shown(was)}")

@@ -39,6 +39,7 @@ class RunOptions:
     favor: str | None = None  # --favor precision|recall
     # What markdown and html leave out: --no-links, --no-images, --no-tables.
     rendering: Rendering = field(default_factory=Rendering)
+    comments: str | None = None  # --comments keep|drop; None: by the page's type
 
 
 @dataclass(slots=True)
@@ -72,7 +73,7 @@ def worker_cleaner(options: RunOptions) -> Cleaner:
     it is sent; keeping it per thread as well means a Dask worker running
     several threads never shares one model's caches between them."""
     key = (options.config, options.model, options.threshold, options.languages,
-           options.favor)
+           options.favor, options.comments)
     cached = getattr(_worker, "cleaner", None)
     if cached is None or cached[0] != key:
         from victor.cleaner import Cleaner

@@ -39,7 +39,7 @@ def clean_main(args: argparse.Namespace) -> int:
                                 args.threshold, int(args.max_size * 1_000_000), args.overwrite,
                                 args.timeout or None, args.language, args.favor,
                                 Rendering(not args.no_links, not args.no_images,
-                                          not args.no_tables))
+                                          not args.no_tables), args.comments)
     try:
         # Built here first so that a bad config or model is one clear error
         # before any work; one process (and forked workers) use this one.
@@ -238,7 +238,10 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
                          "(ISO 639 codes, as en or en,de); the others are skipped, not failed")
     ap.add_argument("--favor", choices=tuple(FAVOR_BARS),
                     help="keep less (precision) or more (recall) around what the model is "
-                         "sure of (docs/second-pass.md, \"--favor on the trees\")")
+                         "sure of (docs/notes/second-pass.md, \"--favor on the trees\")")
+    ap.add_argument("--comments", choices=("keep", "drop"),
+                    help="readers' comment sections: keep them on every page, or drop them "
+                         "from articles (a forum's posts stay); default: by the page's type")
     ap.add_argument("--no-links", action="store_true",
                     help="markdown and html: a link's text without its address")
     ap.add_argument("--no-images", action="store_true",

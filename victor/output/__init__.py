@@ -87,7 +87,8 @@ def page_header(source: str, first: bool) -> str:
 def jsonl_record(page: Page, labels: list[str], content: list[float], text: str,
                  fallback: bool = False, text_language: str = "",
                  confidence: float | None = None,
-                 page_type: dict[str, float] | None = None) -> str:
+                 page_type: dict[str, float] | None = None,
+                 comment_blocks: tuple[int, ...] = ()) -> str:
     """One JSON line a page: what a corpus builder stores, with what the
     page declares about itself (victor/reading/metadata.py). `recovered` says what
     was done to find the page's text (an unclosed element read past, text
@@ -99,7 +100,9 @@ def jsonl_record(page: Page, labels: list[str], content: list[float], text: str,
     the `language` the page declares. `confidence` is the page's expected
     word F1 under the model's own probabilities (Result.confidence).
     `page_type` is the likeliest of the classifier's types with every
-    type's probability, where the model has one (victor/page_type/)."""
+    type's probability, where the model has one (victor/page_type/).
+    `comment_blocks` are the ids of the blocks in readers' comment
+    sections (`comments`); their labels say whether they were kept."""
     import json
 
     record = {
@@ -115,6 +118,7 @@ def jsonl_record(page: Page, labels: list[str], content: list[float], text: str,
         **({} if page_type is None else {
             "page_type": max(page_type, key=page_type.get),
             "page_types": {k: round(p, 4) for k, p in page_type.items()}}),
+        "comments": list(comment_blocks),
         "text": text.strip(),
         "blocks": [
             {"id": b.id, "label": lab, "content": round(p, 4), "text": b.text}
