@@ -53,3 +53,10 @@ def test_the_record_names_the_comment_blocks_and_the_choice_is_checked(tmp_path)
     assert record["comments"] and any(labels[i] != OTHER for i in record["comments"])
     with pytest.raises(VictorError, match="comments 'all': choose one of keep, drop"):
         extract("<p>A page.</p>", comments="all")
+
+
+def test_a_shipped_config_leaves_no_page_with_text_empty():
+    """Issue 64, item 6: the article config drops comment sections on
+    every page, and so kept nothing of WCXB 0545, a forum thread."""
+    result = Cleaner("article").clean(read_input(str(WCXB / "0545.html.gz")))
+    assert "I don't like this new look" in result.text()

@@ -329,11 +329,24 @@ class Cleaner:
         found = decoding.layout(page.blocks)
         result.comment_blocks = tuple(b.id for b, section in zip(page.blocks, found.sections)
                                       if section == "comments")
-        decided = decoding.decide(result.labels, result.marginals, result.texts,
-                                  found, self.deciding, trees=trees,
-                                  favor=self.favor, threshold=self.threshold,
-                                  temperature=self.model.temperature, bridged=True,
-                                  page_type=result.page_type)
+        def decide(config: Config) -> decoding.Decision:
+            return decoding.decide(result.labels, result.marginals, result.texts, found, config,
+                                   trees=trees, favor=self.favor, threshold=self.threshold,
+                                   temperature=self.model.temperature, bridged=True,
+                                   page_type=result.page_type)
+
+        decided = decide(self.deciding)
+        if self.threshold is None and not CONTENT.intersection(decided.labels):
+            # The config kept nothing of a page with text (the article
+            # config on a forum, whose posts stand in comment sections): a
+            # shipped config never leaves such a page empty. Its comment
+            # sections come back, and failing that the page's most probable
+            # content, as where the CRF keeps none (decoding.floor).
+            kept = decide(with_comments(self.deciding, "keep"))
+            if CONTENT.intersection(kept.labels):
+                decided = kept
+            elif (floor := decoding.floor([OTHER] * len(page.blocks), result.marginals)):
+                decided = decoding.Decision(floor, True, decided.second)
         result.labels, result.fallback, result.second = (decided.labels, decided.fallback,
                                                          decided.second)
         if page.unseen:
