@@ -37,7 +37,9 @@ def reference(settings, tmp_path_factory):
     return folder
 
 
-def run(settings, files, outdir=None, workers=1, fmt=None):
+def run(settings, files, outdir=None, workers=1, fmt="cleaneval"):
+    """CleanEval's format, as clean.py writes it: each page's URL line says
+    which page comes where."""
     text: list[str] = []
     jobs = plan([str(f) for f in files], outdir and str(outdir), fmt)
     report = batch.run(jobs, settings, workers, text.append)
@@ -69,7 +71,7 @@ def test_existing_outputs_are_kept_unless_overwrite(settings, tmp_path):
     report, _ = run(settings, pages, tmp_path)
     assert (report.done, report.skipped) == (1, 1)
     assert kept.read_text(encoding="utf-8") == "a person's edits\n"
-    jobs = plan([str(p) for p in pages], str(tmp_path), None)
+    jobs = plan([str(p) for p in pages], str(tmp_path), "cleaneval")
     again = batch.run(jobs, RunOptions(settings.config, settings.model, overwrite=True), 2)
     assert (again.done, again.skipped) == (2, 0)
     assert kept.read_text(encoding="utf-8").startswith("URL: ")

@@ -27,7 +27,7 @@ def test_a_rerun_with_other_settings_is_refused_naming_the_difference(tmp_path):
     assert list(made) == ["p.txt"]
     recorded = json.loads((tmp_path / "out" / MANIFEST).read_text(encoding="utf-8"))
     assert (recorded["config"], recorded["formats"], recorded["favor"]) == (
-        "general", {".txt": "cleaneval"}, None)
+        "general", {".txt": "text"}, None)
 
     other = victor_command("clean", "--config", "cleaneval", "--favor", "precision",
                            "--no-links", "-o", "out", "p.html", cwd=tmp_path)
@@ -36,10 +36,10 @@ def test_a_rerun_with_other_settings_is_refused_naming_the_difference(tmp_path):
         "error: out: its outputs were made with other settings (--config cleaneval, was "
         "general; --favor precision, was none; --no-links); give --overwrite to replace "
         "them, or choose another folder with -o\n")
-    language = victor_command("clean", "--language", "en", "--format", "text", "-o", "out",
+    language = victor_command("clean", "--language", "en", "--format", "cleaneval", "-o", "out",
                               "p.html", cwd=tmp_path)
     assert language.returncode == 2
-    assert "(--format text, was cleaneval; --language en, was none)" in language.stderr
+    assert "(--format cleaneval, was text; --language en, was none)" in language.stderr
     assert contents(tmp_path / "out") == made
 
     # The same settings finish the folder; another format's files sit beside.
@@ -54,7 +54,7 @@ def test_a_rerun_with_other_settings_is_refused_naming_the_difference(tmp_path):
                               "--overwrite", "-o", "out", "p.html", cwd=tmp_path)
     assert replaced.returncode == 0, replaced.stderr
     assert contents(tmp_path / "out")["p.txt"] == extract(
-        (tmp_path / "p.html").read_bytes(), "cleaneval", "cleaneval", favor="precision",
+        (tmp_path / "p.html").read_bytes(), "cleaneval", "text", favor="precision",
         source="p.html")
     assert contents(tmp_path / "out")["p.txt"] != made["p.txt"]
     recorded = json.loads((tmp_path / "out" / MANIFEST).read_text(encoding="utf-8"))
