@@ -53,8 +53,10 @@ def test_the_command_skips_pages_in_other_languages_without_failing(tmp_path):
                            str(INDONESIAN), str(BULGARIAN), str(ENGLISH)],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr.splitlines()[-1] == (
-        "1 cleaned, 0 already done, 0 failed, 2 skipped (text in another language)")
+    # Issue 64: the skipped pages are named, with the language found.
+    assert proc.stderr.splitlines()[-3:] == [
+        "1 cleaned, 0 already done, 0 failed, 2 skipped (text in another language)",
+        f"skipped: {INDONESIAN}: text in id, not en", f"skipped: {BULGARIAN}: text in bg, not en"]
     assert sorted(p.name for p in out.iterdir()) == [MANIFEST, "0001.jsonl"]
     bad = subprocess.run([sys.executable, "-m", "victor", "clean", "--language", "english",
                           str(ENGLISH)], capture_output=True, text=True, cwd=tmp_path)

@@ -16,6 +16,7 @@ class Report:
     skipped: int = 0  # outputs that were there already
     not_html: int = 0  # WARC records that are not HTML pages
     other_language: int = 0  # pages skipped: their text in none of the languages asked for
+    other_languages: list[tuple[str, str]] = field(default_factory=list)  # (page, its language)
     failed: list[tuple[str, str]] = field(default_factory=list)
     interrupted: bool = False
     # Files of the walked folders not cleaned (victor.batch.inputs.discover).
@@ -30,6 +31,7 @@ class Report:
         self.skipped += other.skipped
         self.not_html += other.not_html
         self.other_language += other.other_language
+        self.other_languages.extend(other.other_languages)
         self.failed.extend(other.failed)
         self.interrupted |= other.interrupted
 
@@ -45,6 +47,7 @@ class Report:
             n = self.temporaries_removed
             lines.append(f"removed {n} temporary file{'s' if n != 1 else ''} that a killed run "
                          "left")
+        lines.extend(f"skipped: {src}: {why}" for src, why in self.other_languages)
         lines.extend(f"failed: {src}: {why}" for src, why in self.failed)
         if self.interrupted:
             lines.append("interrupted: run the same command again to finish the rest"

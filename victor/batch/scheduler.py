@@ -160,6 +160,7 @@ class _Batch:
         """Counts a page's outcome in the report; whether it was cleaned."""
         if skipped:
             self.report.other_language += 1
+            self.report.other_languages.append((source, error or ""))
         elif error is not None:
             self.report.failed.append((source, error))
         else:

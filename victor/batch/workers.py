@@ -61,7 +61,7 @@ class Item:
 
 # (text, error, skipped): the rendered page unless it was written to its
 # output, or why the page failed, or whether it was skipped (its text in
-# none of the languages asked for).
+# none of the languages asked for; `error` then says which language).
 Outcome = tuple[str | None, str | None, bool]
 
 _worker = threading.local()
@@ -105,8 +105,8 @@ def clean_item(cleaner: Cleaner, item: Item, max_bytes: int, timeout: float | No
             return text, None, False
         write_atomic(item.output, text)
         return None, None, False
-    except OtherLanguage:
-        return None, None, True
+    except OtherLanguage as e:  # skipped, and why: the report names it
+        return None, str(e).removeprefix(f"{item.source}: "), True
     except VictorError as e:
         return None, str(e).removeprefix(f"{item.source}: "), False
     except Exception as e:
