@@ -58,6 +58,9 @@ def test_the_command_skips_pages_in_other_languages_without_failing(tmp_path):
         "1 cleaned, 0 already done, 0 failed, 2 skipped (text in another language)",
         f"skipped: {INDONESIAN}: text in id, not en", f"skipped: {BULGARIAN}: text in bg, not en"]
     assert sorted(p.name for p in out.iterdir()) == [MANIFEST, "0001.jsonl"]
+    # A rerun with the same settings cleans none of them again.
+    again = subprocess.run(proc.args, capture_output=True, text=True, cwd=tmp_path)
+    assert again.stderr.splitlines() == ["0 cleaned, 3 already done, 0 failed"]
     bad = subprocess.run([sys.executable, "-m", "victor", "clean", "--language", "english",
                           str(ENGLISH)], capture_output=True, text=True, cwd=tmp_path)
     assert bad.returncode == 2 and bad.stderr.startswith("error: language english: not a language")

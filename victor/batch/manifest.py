@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from victor.errors import VictorError
@@ -46,6 +46,9 @@ class Settings:
     url: str
     formats: dict[str, str] = field(default_factory=dict)  # output suffix -> format
     comments: str | None = None  # --comments (a manifest of before it: None)
+    # The outputs (names in the folder) that --language skipped: a rerun
+    # with the same settings does not clean their pages again.
+    other_language: list[str] = field(default_factory=list)
 
 
 def settings_of(cleaner: Cleaner, options: RunOptions, formats: list[str],
@@ -115,7 +118,8 @@ def check_and_record(outdir: str, settings: Settings, overwrite: bool) -> None:
                               "or choose another folder with -o")
         if not changed:
             settings = Settings(**{**settings.__dict__,
-                                   "formats": {**old.formats, **settings.formats}})
+                                   "formats": {**old.formats, **settings.formats},
+                                   "other_language": old.other_language})
     if old != settings:
         write_atomic(path, json.dumps(settings.__dict__, indent=1, sort_keys=True) + "\n")
 
@@ -140,7 +144,26 @@ def read(path: str) -> Settings | None:
         recorded = json.loads(text)
         # A record of another version may lack a field: it then differs.
         return Settings(**{f.name: recorded.get(f.name) for f in fields(Settings)
-                           if f.name != "formats"}, formats=dict(recorded.get("formats") or {}))
+                           if f.name not in ("formats", "other_language")},
+                        formats=dict(recorded.get("formats") or {}),
+                        other_language=list(recorded.get("other_language") or []))
     except (ValueError, TypeError, AttributeError) as e:
         raise VictorError(f"{path}: not the record of what made this folder ({e}); remove "
                           "it or choose another folder with -o") from None
+
+
+def record_skipped(outdir: str, names: list[str]) -> None:
+    """Adds the outputs whose pages --language skipped to the folder's
+    record, so that a rerun passes over them as over outputs that exist."""
+    path = join(outdir, MANIFEST)
+    settings = read(path)
+    if settings is None or not names:
+        return
+    settings = replace(settings, other_language=sorted(set(settings.other_language) | set(names)))
+    write_atomic(path, json.dumps(settings.__dict__, indent=1, sort_keys=True) + "\n")
+
+
+def skipped_before(outdir: str) -> set[str]:
+    """The outputs whose pages an earlier run skipped for their language."""
+    settings = read(join(outdir, MANIFEST))
+    return set(settings.other_language) if settings is not None else set()

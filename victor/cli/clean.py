@@ -47,12 +47,17 @@ def clean_main(args: argparse.Namespace) -> int:
         listing = inputs.discover(args.files)
         jobs = inputs.plan(listing.inputs, args.output, args.format, args.url or "",
                            args.default_format)
-        removed = 0
+        removed = skipped_again = 0
         if args.output:
             files.make_folder(args.output)
             manifest.check_and_record(
                 args.output, manifest.settings_of(cleaner, options, [job.fmt for job in jobs],
                                                   args.url or ""), args.overwrite)
+            # Pages an earlier run skipped for their language are not cleaned again.
+            passed = manifest.skipped_before(args.output) if not args.overwrite else set()
+            before = len(jobs)
+            jobs = [job for job in jobs if _name_in(args.output, job.output) not in passed]
+            skipped_again = before - len(jobs)
             removed = files.remove_temporaries(
                 [*(job.output for job in jobs if job.output is not None),
                  files.join(args.output, manifest.MANIFEST)])
@@ -93,6 +98,15 @@ def clean_main(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.clear()
+    report.skipped += skipped_again
+    if args.output and report.other_languages:
+        outputs = {job.source: job.output for job in jobs}
+        try:
+            manifest.record_skipped(args.output, [_name_in(args.output, outputs[source])
+                                                  for source, _ in report.other_languages
+                                                  if outputs.get(source)])
+        except VictorError as e:
+            print(f"note: {e}", file=sys.stderr)
     report.passed_over = listing.passed_over
     report.resumable = bool(args.output)
     report.temporaries_removed = removed
@@ -102,6 +116,11 @@ def clean_main(args: argparse.Namespace) -> int:
     if report.interrupted:
         return INTERRUPTED
     return 1 if report.failed else 0
+
+
+def _name_in(outdir: str, output: str | None) -> str:
+    """An output's name in its folder, as the folder's record keeps it."""
+    return (output or "")[len(outdir):].lstrip("/")
 
 
 def bounded_processes(asked: int, jobs: list) -> tuple[int, str]:
