@@ -98,3 +98,23 @@ def _listable(folder: Path) -> bool:
     except OSError:
         return False
     return True
+
+
+def test_a_full_disk_stops_the_batch_in_one_line(tmp_path):
+    """A full disk printed 193 failures, each twice. A small tmpfs is the
+    full disk, where this machine lets the test mount one."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", str(disk)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("no tmpfs to fill here")
+    try:
+        proc = victor_command("clean", "-o", disk / "out", *pages(DRAGNET)[:60], cwd=tmp_path)
+    finally:
+        subprocess.run(["umount", str(disk)], capture_output=True)
+    assert proc.returncode == 1
+    lines = proc.stderr.splitlines()
+    assert not [line for line in lines if line.startswith("failed:")]
+    assert len([line for line in lines if "No space left on device" in line]) == 1
+    assert lines[-1].startswith("stopped: ") and lines[-1].endswith(
+        "the batch stopped there: free some space and run the same command again")

@@ -25,6 +25,7 @@ class Report:
     # Whether the outputs are files a rerun finds (-o), so that it goes on
     # where an interrupted run stopped; standard output's pages are gone.
     resumable: bool = True
+    stopped: str = ""  # why the batch stopped before its end (a full disk), in one line
 
     def add(self, other: Report) -> None:
         self.done += other.done
@@ -34,6 +35,7 @@ class Report:
         self.other_languages.extend(other.other_languages)
         self.failed.extend(other.failed)
         self.interrupted |= other.interrupted
+        self.stopped = self.stopped or other.stopped
 
     def summary(self) -> str:
         head = f"{self.done} cleaned, {self.skipped} already done, {len(self.failed)} failed"
@@ -49,6 +51,8 @@ class Report:
                          "left")
         lines.extend(f"skipped: {src}: {why}" for src, why in self.other_languages)
         lines.extend(f"failed: {src}: {why}" for src, why in self.failed)
+        if self.stopped:
+            lines.append(f"stopped: {self.stopped}")
         if self.interrupted:
             lines.append("interrupted: run the same command again to finish the rest"
                          if self.resumable else

@@ -77,6 +77,13 @@ class _Finish:
     weight: int
 
 
+_NO_SPACE = "No space left on device"
+
+
+class _DiskFull(Exception):
+    """A page's output met a full disk: the batch stops at the first."""
+
+
 class _Batch:
     """The parent's side of `run`: reads the jobs into chunks, keeps a
     window of chunks in the workers' hands and settles them in order."""
@@ -162,6 +169,8 @@ class _Batch:
             self.report.other_language += 1
             self.report.other_languages.append((source, error or ""))
         elif error is not None:
+            if _NO_SPACE in error:  # every page after it would fail alike
+                raise _DiskFull(f"{source}: {error}")
             self.report.failed.append((source, error))
         else:
             self.report.done += 1
@@ -276,6 +285,9 @@ class _Batch:
                 self.settle_oldest()
         except KeyboardInterrupt:
             self.report.interrupted = True
+        except _DiskFull as e:
+            self.report.stopped = (f"{e}; the batch stopped there: free some space and run "
+                                   "the same command again")
         finally:
             self.pool.shutdown(wait=True, cancel_futures=True)
             for out in self.open_outputs:
