@@ -110,8 +110,8 @@ def clean_main(args: argparse.Namespace) -> int:
     report.passed_over = listing.passed_over
     report.resumable = bool(args.output)
     report.temporaries_removed = removed
-    if (report.failed or report.interrupted or report.stopped or len(jobs) > 1 or args.output or report.not_html
-            or report.other_language or report.passed_over.lines()):
+    if (report.failed or report.interrupted or report.stopped or len(jobs) > 1 or args.output
+            or report.not_html or report.other_language or report.passed_over.lines()):
         print(report.summary(), file=sys.stderr)
     if report.interrupted:
         return INTERRUPTED
