@@ -28,6 +28,18 @@ pipe: their times and CPU are its extraction's, timed in that process,
 plus reading the page in the row's; the pipe is not counted. Its peak
 memory is shown as the worker's, beside the row's own process's.
 
+Rows ending in `-pure` run Victor's pure-Python path (VICTOR_NO_EXTENSIONS=1
+in their process; victor/compiled/), the others whichever path the install
+built, which the report names. Rows ending in `-jobs` clean the pages in
+`--jobs` processes of the tool, each set up before the clock starts and fed
+five pages at a time; their pages/s is the wall clock's, their CPU the
+processes' own, their peak memory the largest process's:
+
+    python3 -m benchmarks.speed --data /work/shared/data/wcxb-dev --sample 200 \
+        --rows trafilatura,rs-trafilatura,victor-text,victor-text-pure --rounds 2
+    python3 -m benchmarks.speed --data /work/shared/data/wcxb-dev --sample 200 \
+        --rows trafilatura-jobs,rs-trafilatura-jobs,victor-text-jobs -j 2
+
 A new row is one function below that sets the tool up and returns a
 `Runner`, and one entry in ROWS.
 """
@@ -36,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import resource
 import subprocess
@@ -205,6 +218,14 @@ ROWS: dict[str, Callable[[argparse.Namespace], Runner | str]] = {
     "rs-trafilatura": rs_trafilatura,  # its text
     "rs-trafilatura-markdown": lambda opts: rs_trafilatura(opts, markdown=True),
 }
+# The pure-Python path of Victor's rows (run_row sets VICTOR_NO_EXTENSIONS).
+PURE = "-pure"
+ROWS.update({name + PURE: ROWS[name] for name in ("victor-clean", "victor-text",
+                                                  "victor-markdown", "victor-article")})
+# Rows in --jobs processes of the tool (in_processes).
+PARALLEL = "-jobs"
+ROWS.update({name + PARALLEL: ROWS[name] for name in ("victor-text", "victor-text-pure",
+                                                      "trafilatura", "rs-trafilatura")})
 
 
 # --- measuring ---------------------------------------------------------
@@ -219,13 +240,70 @@ def _peak_mb(who: int) -> float:
     return resource.getrusage(who).ru_maxrss / 1024  # kilobytes on Linux
 
 
+# --- rows in several processes: each process sets its tool up once ------
+
+_WORKER_RUNNER: list[Runner | str] = []  # the row's runner in a worker, or why it cannot run
+
+
+def _set_up_worker(name: str, opts: argparse.Namespace, first: list[Path],
+                   ready: multiprocessing.synchronize.Barrier) -> None:
+    runner = ROWS[name](opts)
+    if not isinstance(runner, str):
+        runner(first)
+    _WORKER_RUNNER.append(runner)
+    ready.wait()
+
+
+def _skipped() -> str | None:
+    return _WORKER_RUNNER[0] if isinstance(_WORKER_RUNNER[0], str) else None
+
+
+def _work(chunk: list[Path]) -> tuple[list[str], float, float]:
+    """A chunk's failures, CPU seconds and the process's peak memory."""
+    cpu = time.process_time()
+    failures = _WORKER_RUNNER[0](chunk)
+    if isinstance(failures, Timed):  # rs-trafilatura: its own process's CPU
+        return failures.failures, failures.cpu, failures.peak_mb
+    return failures, time.process_time() - cpu, _peak_mb(resource.RUSAGE_SELF)
+
+
+def in_processes(name: str, opts: argparse.Namespace, paths: list[Path]) -> Runner | str:
+    """The row `name` in opts.jobs processes, started afresh (a fork would
+    inherit LightGBM's OpenMP threads, which deadlock in the child); a pass
+    is timed from the first chunk handed out to the last one done."""
+    spawn = multiprocessing.get_context("spawn")
+    ready = spawn.Barrier(opts.jobs + 1)
+    pool = spawn.Pool(opts.jobs, _set_up_worker, (name, opts, paths[:1], ready))
+    ready.wait(timeout=600)
+    reason = pool.apply(_skipped)
+    if reason is not None:
+        pool.terminate()
+        return reason
+    chunks = [paths[i:i + 5] for i in range(0, len(paths), 5)]
+
+    def run(_: list[Path]) -> Timed:
+        wall = time.perf_counter()
+        out = Timed([], 0.0, 0.0, 0.0)
+        for failures, cpu, peak in pool.imap_unordered(_work, chunks):
+            out.failures += failures
+            out.cpu += cpu
+            out.peak_mb = max(out.peak_mb, peak)
+        out.wall = time.perf_counter() - wall
+        return out
+    return run
+
+
 def measure(name: str, opts: argparse.Namespace) -> dict:
     """Runs in the row's own process; returns what the table shows."""
     paths = page_files(opts.data, opts.sample)
-    runner = ROWS[name](opts)
+    if name.endswith(PARALLEL):
+        runner = in_processes(name.removesuffix(PARALLEL), opts, paths)
+    else:
+        runner = ROWS[name](opts)
     if isinstance(runner, str):
         return {"row": name, "skipped": runner}
-    runner(paths[:1])
+    if not name.endswith(PARALLEL):  # set up in each of its processes
+        runner(paths[:1])
     setup_mb = _peak_mb(resource.RUSAGE_SELF)
     walls, cpus, worker_mb = [], [], 0.0
     while len(walls) < opts.repeat or sum(walls) < opts.min_seconds:
@@ -240,13 +318,23 @@ def measure(name: str, opts: argparse.Namespace) -> dict:
         "row": name, "pages": len(paths), "megabytes": page_megabytes(paths),
         "wall": min(walls), "first": walls[0], "cpu": min(cpus), "failures": failures,
         "setup_mb": setup_mb, "peak_mb": _peak_mb(resource.RUSAGE_SELF),
+        "path": victor_path() if name.startswith("victor") else "",
         "worker_peak_mb": max(worker_mb, _peak_mb(resource.RUSAGE_CHILDREN)),
     }
 
 
+def victor_path() -> str:
+    """Which of Victor's paths the row runs (victor.compiled)."""
+    from victor import compiled
+
+    return compiled.path()
+
+
 def run_row(name: str, argv: list[str]) -> dict:
+    env = {**os.environ, "VICTOR_NO_EXTENSIONS": "1"} if PURE in name else None
     proc = subprocess.run([sys.executable, "-m", "benchmarks.speed", "--worker", name, *argv],
-                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
+                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1],
+                          env=env)
     if proc.returncode != 0:
         return {"row": name, "skipped": f"crashed: {proc.stderr.strip().splitlines()[-1:]}"}
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -289,7 +377,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rows", default=",".join(ROWS), help=f"comma-separated, of: {', '.join(ROWS)}")
     ap.add_argument("--config", default=DEFAULT_CONFIG, help=f"Victor's config (default {DEFAULT_CONFIG})")
     ap.add_argument("--model", help="Victor's model (default: the config's)")
-    ap.add_argument("--jobs", "-j", type=int, default=2, help="processes of the victor-clean-j row")
+    ap.add_argument("--jobs", "-j", type=int, default=2,
+                    help="processes of the victor-clean-j row and the -jobs rows")
     ap.add_argument("--repeat", type=int, default=1,
                     help="time each row at least N times, keep the fastest")
     ap.add_argument("--min-seconds", type=float, default=3.0, metavar="S",
@@ -335,6 +424,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{_speedup(results, args.jobs)}load average at the end: "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     for r in results:
+        if r.get("path"):
+            print(f"{r['row']}: {r['path']}")
         if "skipped" in r:
             print(f"{r['row']}: {r['skipped']}")
         for f in r.get("failures", []):

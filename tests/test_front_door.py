@@ -29,7 +29,7 @@ from victor.errors import VictorError, import_extra
 def test_version_is_the_package_version(tmp_path):
     proc = victor_command("--version", cwd=tmp_path)
     assert proc.returncode == 0
-    assert proc.stdout.strip() == f"victor {victor.__version__}"
+    assert proc.stdout.startswith(f"victor {victor.__version__}, ")
     assert importlib.metadata.version("victor-cleaner") == victor.__version__
 
 
@@ -189,7 +189,7 @@ def test_readme_starts_with_the_two_commands_ci_runs():
     assert commands[1] == "python3 -m pytest -q"
     ci = (ROOT / ".ci/run").read_text(encoding="utf-8").splitlines()
     assert commands[0].split(" && ")[0].replace(" -e", " -q -e") in ci
-    assert ci[-1] == commands[1]
+    assert commands[1] in ci
 
 
 def test_the_readme_opens_with_a_users_install_and_first_clean_that_work(cleaneval, tmp_path):

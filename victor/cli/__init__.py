@@ -31,11 +31,23 @@ COMMANDS = {
 }
 
 
+class _Version(argparse.Action):
+    """Names the path that runs (victor.compiled) besides the version:
+    found when asked, as loading the compiled twins imports their stages."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from victor import compiled
+
+        print(f"victor {victor.__version__}, {compiled.path()}")
+        parser.exit()
+
+
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="victor", description="Victor cleans web pages: a CRF labels each text block as "
                                    "paragraph, header, list item, continuation or boilerplate.")
-    ap.add_argument("--version", action="version", version=f"victor {victor.__version__}")
+    ap.add_argument("--version", action=_Version, nargs=0,
+                    help="show the version and which path runs, compiled or pure Python")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (help_text, arguments, _) in COMMANDS.items():
         arguments(sub.add_parser(name, help=help_text, description=help_text[0].upper()

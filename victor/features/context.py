@@ -19,6 +19,7 @@ from victor.config import Config
 from victor.reading.page import Page
 from victor.reading.parser import Element
 
+from victor.compiled import twin
 from victor.features.tags import BLOCK_LEVEL, CONTAINERS
 from victor.reading.text import TextStats, text_stats, words
 
@@ -265,3 +266,9 @@ class Context:
         whole = unlinked.sum()
         ratio = unlinked / whole if whole else np.zeros(len(unlinked))
         return Groups(of_block, words, unlinked, ratio)
+
+
+# The walk compiled (victor/compiled/_paths.pyx) where it was built; the
+# function above stays the reference and the fallback.
+paths_py = paths
+paths = twin(paths_py, "_paths")

@@ -14,6 +14,7 @@ import reprlib
 from collections import Counter
 from dataclasses import dataclass
 
+from victor.compiled import twin
 from victor.reading.layout import BLOCK_LEVEL
 from victor.reading.text import collapse
 from victor.reading.parser import ASIDE, VOID, Element
@@ -160,3 +161,9 @@ def count_tags(root: Element | None) -> Counter[str]:
         counts.update([el.tag for el in level])
         level = [c for el in level for c in el.children if not isinstance(c, str)]
     return counts
+
+
+# The walk compiled (victor/compiled/_blocks.pyx) where it was built; the
+# function above stays the reference and the fallback.
+split_blocks_py = split_blocks
+split_blocks = twin(split_blocks_py, "_blocks")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Union
 
+from victor.compiled import twin
 from victor.reading.encoding import decode, drop_controls, sniff
 from victor.errors import VictorError, about
 from victor.reading.depth import MAX_DEPTH, limit_depth
@@ -219,6 +220,11 @@ def _from_html5lib(text: str) -> Element:
     top = html5lib.parse(text, treebuilder="etree", namespaceHTMLElements=False)
     return _from_etree(top)
 
+
+# The conversion compiled (victor/compiled/_parser.pyx) where it was built;
+# the function above stays the reference and the fallback.
+_from_lexbor_py = _from_lexbor
+_from_lexbor = twin(_from_lexbor_py, "_parser")
 
 # Pages with fewer tags than this go to lexbor without limit_depth's scan of
 # their tags, which would cost a good part of their reading: so few tags
