@@ -9,7 +9,7 @@ so that one process can compare its own path's with the other's:
 and, once for a change to the compiled core, every page of data/ with every
 shipped config, compiled against pure (minutes):
 
-    python3 tests/compiled_support.py --all
+    python3 tests/compiled_support.py --all [COLLECTION...]
 """
 
 from __future__ import annotations
@@ -56,9 +56,10 @@ def fingerprints(config: str, pages: list[Path]) -> list[dict]:
     return [fingerprint(cleaner, p) for p in pages]
 
 
-def pure_fingerprints(config: str, pages: list[Path]) -> list[dict]:
-    """The same pages through the pure-Python path, in a process of its own."""
-    env = {**os.environ, "VICTOR_NO_EXTENSIONS": "1"}
+def fingerprints_in_process(config: str, pages: list[Path], pure: bool) -> list[dict]:
+    """The pages through one path, in a fresh process: both paths start
+    from the same state (nothing cached by pages cleaned before)."""
+    env = {**os.environ, "VICTOR_NO_EXTENSIONS": "1" if pure else "0"}
     with tempfile.TemporaryFile("w+") as out:
         subprocess.run([sys.executable, __file__, config, *map(str, pages)], env=env,
                        stdout=out, check=True)
@@ -75,8 +76,9 @@ def first_difference(pages: list[Path], compiled: list[dict], pure: list[dict]) 
     return None
 
 
-def all_of_data() -> int:
-    """Every page of data/ with every shipped config, compiled against pure."""
+def all_of_data(collections: list[str]) -> int:
+    """Every page of data/ (or of its `collections`) with every shipped
+    config, compiled against pure."""
     from victor import compiled
     from victor.config import shipped_configs
 
@@ -84,13 +86,15 @@ def all_of_data() -> int:
     if compiled.disabled() or not compiled.path().startswith("compiled"):
         print("the compiled core does not run here: nothing to compare")
         return 1
-    pages = sorted((ROOT / "data").glob("*/*.html"))
+    pages = sorted(p for p in (ROOT / "data").glob("*/*.html*")
+                   if not collections or p.parent.name in collections)
     failed = 0
     for config in shipped_configs():
         differ = []
         for start in range(0, len(pages), 200):
             chunk = pages[start:start + 200]
-            a, b = fingerprints(config, chunk), pure_fingerprints(config, chunk)
+            a = fingerprints_in_process(config, chunk, pure=False)
+            b = fingerprints_in_process(config, chunk, pure=True)
             differ += [str(p.relative_to(ROOT)) for p, x, y in zip(chunk, a, b) if x != y]
         print(f"{config}: {len(pages) - len(differ)} of {len(pages)} pages identical"
               + (f"; differ: {' '.join(differ[:20])}" if differ else ""))
@@ -99,6 +103,6 @@ def all_of_data() -> int:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--all"]:
-        sys.exit(all_of_data())
+    if sys.argv[1:2] == ["--all"]:
+        sys.exit(all_of_data(sys.argv[2:]))
     json.dump(fingerprints(sys.argv[1], [Path(p) for p in sys.argv[2:]]), sys.stdout)

@@ -63,3 +63,12 @@ def test_rs_trafilaturas_speed_row_is_timed_in_its_own_process():
     assert row["pages"] == 3 and row["failures"] == []
     assert row["wall"] > 0 and row["cpu"] > 0
     assert row["worker_peak_mb"] > 0  # the worker's, not this process's
+
+
+def test_a_row_in_processes_cleans_every_page_in_tools_set_up_beforehand():
+    opts = argparse.Namespace(data=[str(WCXB)], sample=6, repeat=1, min_seconds=0.0, jobs=2,
+                              config="general", model=None)
+    row = speed.measure("victor-text-jobs", opts)
+    assert row["pages"] == 6 and row["failures"] == []
+    assert 0 < row["wall"] and row["cpu"] > 0
+    assert row["worker_peak_mb"] > 0  # the cleaners are in the workers

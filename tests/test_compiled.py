@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from compiled_support import first_difference, fingerprints, pure_fingerprints
+from compiled_support import first_difference, fingerprints_in_process
 from front_door_support import victor_command
-from repo_data import CLEANEVAL, DRAGNET, ROOT, WCXB, pages
+from repo_data import CLEANEVAL, DRAGNET, ROOT, WCXB
 
 from victor import compiled
+from victor.batch.inputs import read_input
 from victor.config import load_config, shipped_configs
 from victor.features import context
 from victor.features.families import semantic
@@ -29,7 +30,8 @@ RUNS_COMPILED = not compiled.disabled() and compiled.path().startswith("compiled
 needs_compiled = pytest.mark.skipif(not RUNS_COMPILED, reason=compiled.path())
 
 # Every 97th page of each collection: pages of every size, language and age.
-SAMPLE = [p for folder in (CLEANEVAL, DRAGNET, WCXB) for p in pages(folder)[::97]]
+SAMPLE = [p for folder in (CLEANEVAL, DRAGNET, WCXB)
+          for p in sorted(folder.glob("*.html*"))[::97]]
 
 
 def test_the_twins_are_the_compiled_modules_beside_the_package():
@@ -70,13 +72,14 @@ def _key(block):
 @needs_compiled
 @pytest.mark.parametrize("page", SAMPLE, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_each_twin_gives_what_its_pure_function_gives(page):
-    text = decode(page.read_bytes(), None)[0]
+    data = read_input(str(page))
+    text = decode(data, None)[0]
     for depth in (None, 4):  # a limit the page passes, and one it does not
         tree, reference = parser._from_lexbor(text, depth), parser._from_lexbor_py(text, depth)
         assert (tree is None) == (reference is None)
         if tree is not None:
             assert parser.flatten([tree])[0] == parser.flatten([reference])[0]
-    body = read_page(page.read_bytes(), load_config("article")).body
+    body = read_page(data, load_config("article")).body
     made, reference = blocks.split_blocks(body), blocks.split_blocks_py(body)
     assert [_key(b) for b in made[0]] == [_key(b) for b in reference[0]]
     assert made[1] == reference[1]
@@ -98,6 +101,6 @@ def test_split_blocks_twin_splits_on_every_tag_alike():
 @needs_compiled
 @pytest.mark.parametrize("config", shipped_configs())
 def test_both_paths_clean_the_sample_alike(config):
-    made = fingerprints(config, SAMPLE)
-    reference = pure_fingerprints(config, SAMPLE)
+    made = fingerprints_in_process(config, SAMPLE, pure=False)
+    reference = fingerprints_in_process(config, SAMPLE, pure=True)
     assert first_difference(SAMPLE, made, reference) is None
