@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from victor.labels import OTHER
-from victor.reading.layout import is_data_table, line_box
+from victor.reading.layout import is_data_table
 
 if TYPE_CHECKING:
     from victor.reading.blocks import Block
@@ -38,17 +38,12 @@ class Layout:
     # -1 for text straight in <body>.
     boxes: list[int]
     # The readers' section each block stands in, "comments", "reviews" or
-    # "": the one of the outermost box that names one (`SECTIONS`); empty in
-    # a layout pickled before layouts carried it.
-    sections: tuple[str, ...] = ()
+    # "": the one of the outermost box that names one (`SECTIONS`).
+    sections: tuple[str, ...]
 
 
 def layout(blocks: Sequence[Block]) -> Layout:
     boxes = [b.box for b in blocks]
-    if None in boxes:  # blocks pickled before they carried their box
-        numbers: dict[int, int] = {}
-        boxes = [-1 if box is None else numbers.setdefault(id(box), len(numbers))
-                 for box in (line_box(b.containers) for b in blocks)]
     found_units, found_lists, found_sections = _in_containers(blocks)
     return Layout(found_units, found_lists, boxes, found_sections)
 

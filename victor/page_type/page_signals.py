@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Iterator
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -162,7 +162,7 @@ def signals(page: Page, paths: np.ndarray, url: str = "",
     words = (np.array([len(t.split()) for t in texts], dtype=np.float64) if words is None
              else np.asarray(words, dtype=np.float64))
     total = max(words.sum(), 1.0)
-    linked = np.array(_linked(page.blocks), dtype=bool)
+    linked = np.array([b.linked for b in page.blocks], dtype=bool)
     out["blocks"] = float(len(page.blocks))
     out["words"] = float(words.sum())
     out["log-words"] = math.log1p(words.sum())
@@ -216,26 +216,3 @@ def row(found: dict[str, float]) -> np.ndarray:
     """The classifier's input row of a page's `signals`: NaN for what a
     page has none of (path groups on a page of no block)."""
     return np.array([found.get(name, np.nan) for name in SIGNALS], dtype=np.float64)
-
-
-def _linked(blocks) -> list[bool]:
-    """Whether each block sits in a link: as split_blocks' walk found it
-    (Block.linked). For blocks pickled before they carried it, each
-    element's answer is its parent's or its own tag's, found once a page:
-    a block costs a look-up, not a look at each of its containers."""
-    if not blocks or blocks[0].linked is not None:
-        return [b.linked for b in blocks]
-    within: dict[Any, bool] = {}
-    out = []
-    for b in blocks:
-        path = b.containers
-        found = within.get(path[-1]) if path else False
-        if found is None:
-            k = len(path) - 1
-            while k >= 0 and path[k] not in within:
-                k -= 1
-            found = within[path[k]] if k >= 0 else False
-            for el in path[k + 1:]:
-                found = within[el] = found or el.tag == "a"
-        out.append(found)
-    return out

@@ -34,18 +34,16 @@ class Block:
     # render the kept part of it (victor/output): the children
     # `parent.children[start:stop]` of its innermost container (the body
     # where it has none). The run may hold aside elements (`parser.ASIDE`).
-    start: int = 0
-    stop: int = 0
+    start: int
+    stop: int
     # The block's line box (victor.reading.layout.line_box: the paragraph,
     # item or cell its text flows in) as a number the blocks of one box
     # share, in the order of their first blocks; -1 for text straight in
-    # <body>. Found in the same walk, for the decoding (victor.decoding.layout);
-    # None in a block pickled before blocks carried it.
-    box: int | None = None
-    # Whether the block sits in a link (<a>), counted in the same walk for
-    # the page type's signals; None in a block pickled before blocks
-    # carried it.
-    linked: bool | None = None
+    # <body>. Found in the same walk, for the decoding (victor.decoding.layout).
+    box: int
+    # Whether the block sits in a link (<a>), found in the same walk for
+    # the page type's signals.
+    linked: bool
 
     @property
     def tags(self) -> tuple[str, ...]:

@@ -31,7 +31,7 @@ class Example:
     group: PageGroup  # its web site and stratum, for the folds
     # Its code blocks, tables, lists and line boxes (victor.decoding.Layout):
     # the folds decide its labels as the cleaner does.
-    layout: decoding.Layout = field(default_factory=lambda: decoding.Layout([], [], []))
+    layout: decoding.Layout = field(default_factory=lambda: decoding.Layout([], [], [], ()))
 
 
 def gold_text(anno_path: Path, texts: list[str], labels: list[str]) -> str:
