@@ -177,3 +177,18 @@ def test_a_config_and_the_estimator_refuse_the_same_parameters(tmp_path):
         path.write_text(yaml.replace("  c2: 30\n", line))
         with pytest.raises(VictorError, match=f"^{path}: key 'crf': {fault}"):
             load(path)
+
+
+def test_a_crf_made_without_arguments_fits_with_the_default_configs_template():
+    """scikit-learn's convention: every constructor argument has a default,
+    so that `clone` and its estimator checks can make one."""
+    from sklearn.base import clone
+
+    config = load_config("general")
+    train = dataset.load_examples(TRAIN[:2], config)
+    estimator = CRF()
+    assert estimator.get_params()["template"] is None
+    assert clone(estimator).get_params() == estimator.get_params()
+    estimator.set_params(max_iterations=3).fit([e.features for e in train],
+                                               [e.labels for e in train])
+    assert estimator.model_.template.digest == load_template(config.template).digest

@@ -1,7 +1,8 @@
 """The CRF as an estimator: sklearn-crfsuite's CRF, which the design names,
 with Victor's templates, cutoff and sampling added in front of its `fit`.
 
-`CRF(template, c2=1.0).fit(X, y, sites)`, then `predict`,
+`CRF(template, c2=1.0).fit(X, y, sites)` (`CRF()`: the default config's
+template and parameters' defaults), then `predict`,
 `predict_marginals`, `save`, and `CRF.load` for a saved one. X is a list of
 pages, each a list of feature dicts (victor.features.compute); y their
 label lists. The hyperparameters are keywords, stored as given and checked
@@ -44,13 +45,24 @@ from victor.labels import LABELS
 Pages = Sequence[Sequence[dict[str, str]]]
 
 
+def default_template() -> Template:
+    """The default config's template, which `CRF()` fits with."""
+    from victor.config import DEFAULT_CONFIG, load_config
+    from victor.crf.template import load_template
+
+    return load_template(load_config(DEFAULT_CONFIG).template)
+
+
 class CRF(sklearn_crfsuite.CRF):
     """A linear-chain CRF over a template's attributes. The keywords are
     the training parameters of victor.crf.params (c1, c2, max_iterations,
     far_other_share, min_sites); `on_iteration(i, loss)` hears of each
-    L-BFGS iteration. After fit or load, `model_` is the trained Model."""
+    L-BFGS iteration. After fit or load, `model_` is the trained Model.
+    `template` None is the default config's (victor.config.DEFAULT_CONFIG),
+    read when fitting: scikit-learn's convention that every constructor
+    argument has a default, which its estimator checks and `clone` follow."""
 
-    def __init__(self, template: Template, *, c1: float = DEFAULT_PARAMS["c1"],
+    def __init__(self, template: Template | None = None, *, c1: float = DEFAULT_PARAMS["c1"],
                  c2: float = DEFAULT_PARAMS["c2"],
                  max_iterations: int = DEFAULT_PARAMS["max_iterations"],
                  far_other_share: float = DEFAULT_PARAMS["far_other_share"],
@@ -80,7 +92,8 @@ class CRF(sklearn_crfsuite.CRF):
         rng = random.Random(0)
         spans = [[] if not blocks else stretches(labels, float(params["far_other_share"]), rng)
                  for blocks, labels in zip(X, y)]
-        sequences = _Stretches(X, spans, rare, Expander(self.template, compact=True))
+        template = self.template if self.template is not None else default_template()
+        sequences = _Stretches(X, spans, rare, Expander(template, compact=True))
         started = time.perf_counter()
         try:
             super().fit(sequences, [list(labels[start:end]) for labels, page in zip(y, spans)
@@ -92,7 +105,6 @@ class CRF(sklearn_crfsuite.CRF):
             self.modelfile.cleanup()
         seconds = time.perf_counter() - started
         last = self.training_log_.last_iteration or {}
-        template = self.template
         metadata = {
             "labels": dict(sorted(counts.items())),
             "pages": len(X),
