@@ -80,7 +80,7 @@ class Booster:
     def __getstate__(self) -> dict[str, Any]:
         """A C handle does not pickle: the copy loads the model's text
         again, as LightGBM writes it. The text is not kept beside the
-        loaded trees (the page-type classifier's is 3.5 MB, in every
+        loaded trees (the page-type classifier's is megabytes, in every
         cleaning process): a copy is made seldom, a cleaner every time."""
         return {"text": self.text()}
 

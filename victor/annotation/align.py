@@ -188,8 +188,8 @@ def _seen(labels: list[str], block_words: list[list[str]], alts: list[bool]) -> 
     not; the one alignment of words matched whichever copy came first,
     mostly the picture's, so that a shop's or a listing's cards taught
     "the picture's words are content, the title is not" on some pages and
-    the reverse on others (WCXB 0649's graphics cards, 2935's guitars: 592
-    blocks on 128 pages of data/)."""
+    the reverse on others (WCXB 0649's graphics cards, 2935's guitars;
+    docs/annotation.md counts them)."""
     out = list(labels)
     where: dict[tuple[str, ...], list[int]] = {}
     for i, ws in enumerate(block_words):

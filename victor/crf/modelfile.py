@@ -19,8 +19,8 @@ class Weights:
     per label (zero for the pairs training never saw), and the weight of
     each label following each other. Labels in crfsuite's order. The
     attributes' weights are the rows of one array, not an array each: a
-    model knows some 86,000 attributes, and an array apiece held 14 MB of
-    a cleaning process's memory for 3 MB of weights."""
+    model knows tens of thousands of attributes, and an array apiece held
+    several times the weights' own memory in a cleaning process."""
 
     labels: tuple[str, ...]
     rows: dict[str, int]  # attribute -> its row of `state`

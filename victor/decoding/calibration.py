@@ -2,8 +2,8 @@
 
 A CRF trained on hundreds of sites is surer of itself than it should be on
 a site it has not seen: in site-grouped cross-validation of the general
-config, WCXB blocks it gave 0.8 to 0.9 were content only 67% of the time
-(docs/notes/general.md). Temperature scaling (Guo, Pleiss, Sun and Weinberger,
+config, blocks it was fairly sure of were content much less often than it
+said (docs/notes/general.md). Temperature scaling (Guo, Pleiss, Sun and Weinberger,
 "On calibration of modern neural networks", ICML 2017) divides the
 probability's log-odds by one number, the temperature, fitted on held-out
 blocks. One half stays one half and the order of blocks is kept, so the

@@ -20,9 +20,9 @@ from typing import Iterable
 from victor.errors import VictorError
 
 # The text looked at: the language shows in its first few thousand
-# characters, and a page of megabytes must not cost more. On the WCXB dev
-# pages 3,000 agreed with a careful reading on as many pages as 10,000
-# (1,294 of 1,296 against 1,292) at under half the cost (docs/language.md).
+# characters, and a page of megabytes must not cost more. This many agreed
+# with a longer reading on as many pages at a fraction of the cost
+# (docs/language.md).
 SAMPLE_CHARS = 3_000
 # Less text than this (word characters) is too little to tell: a caption,
 # a few names. The record then says "" rather than a guess.

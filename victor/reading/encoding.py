@@ -197,7 +197,7 @@ _MAGIC = (
 # Bytes that text in any encoding but UTF-16/32 practically never holds:
 # C0 controls other than whitespace and ESC (which ISO-2022 encodings use).
 # Uniformly random bytes, which is what compressed and most binary data
-# look like, are 10.5% such bytes; a share of fewer bytes than
+# look like, are about twice this share of such bytes; a share of fewer bytes than
 # _BINARY_SAMPLE says too little to refuse them.
 _NOT_CONTROL = bytes(b for b in range(256) if not (b < 0x20 and b not in b"\t\n\x0c\r\x1b"))
 _BINARY_SHARE = 0.05

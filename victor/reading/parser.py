@@ -231,7 +231,7 @@ _from_lexbor = twin(_from_lexbor_py, "_parser")
 # cannot nest deeply enough to slow lexbor's tree construction down
 # (docs/robustness.md measures the worst case), and a tree found deeper than
 # MAX_DEPTH while it is converted is built again from the scanned markup.
-# 99% of the Dragnet pages and all CleanEval pages have fewer.
+# Nearly every page of data/ has fewer (docs/robustness.md).
 _LEXBOR_UNSCANNED = 5000
 
 PARSERS: dict[str, Callable[[str], Element]] = {

@@ -15,7 +15,7 @@ from victor.reading.depth import RAW_TEXT, TOKEN
 # no block is left. Browsers do the same; readability-lxml and libxml2
 # see the body. Such an element is closed where the next markup starts
 # when the rest of the page it takes is at least this share of the page
-# (a comment before the text of CleanEval page 31, left open, takes 48%);
+# (a comment left open before the text of a page takes about half of it);
 # a shorter tail is most likely a page cut short in a script or comment,
 # and what the parser makes of it is left alone.
 SWALLOWED_SHARE = 0.1

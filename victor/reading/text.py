@@ -4,7 +4,7 @@ alignment and the evaluation, so that all of them count the same words.
 Its one home: tokens, words and sentences of a string (`tokens`, `words`,
 `sentences`), and the same counts for all blocks of a page at once
 (`text_stats`). The features need the counts of every block, and looping
-over 16,000 characters a page in Python would cost more than the rest of
+over every character of a page in Python would cost more than the rest of
 the feature table together, so `text_stats` counts them with numpy over
 the page's text as one array of code points; it follows the definitions
 above it: tokens are separated by whitespace, a word is a run of \\w

@@ -7,11 +7,11 @@ a block lies far from the page's densest run of likely content, or that the
 other blocks on its path (a teaser list's items, a forum's posts) are all
 unlikely. These features say so, from the first pass's probabilities over
 the whole page (docs/notes/second-pass.md lists them); trees
-(victor/second_pass/__init__.py) decide again from them.
+(victor/second_pass/trees.py) decide again from them.
 
 They are the research's matrix (research/second_pass_features.py's
 `page_features`) without its container columns (tree.*, c1-c3.*, rep*),
-which cost more than half the second pass's time for 0.004 of CleanEval's
+which cost more than half the second pass's time for little of its
 F1 (docs/notes/second-pass.md, "A second pass for the default config"), and with
 blocks grouped by the features stage's own paths rather than by tag path
 and innermost class. tests/test_second_pass_fast.py holds the other

@@ -6,10 +6,9 @@ The CRF sees a block and its neighbours. Held-out pages showed what it
 cannot see: a block far from the page's densest run of likely content, in a
 container whose other blocks are unlikely, shaped like the items of a
 teaser list. Trees over page-level features of the first pass's
-probabilities (features.py) and the first pass's own feature columns gave,
-on pages of sites neither pass saw, WCXB +0.017 bag-of-words F1, Dragnet
-+0.028 and CleanEval +0.011 LCS word F1 at 100 trees of 31 leaves
-(docs/notes/second-pass.md, "What a shippable second pass costs").
+probabilities (features.py) and the first pass's own feature columns gained
+on every collection, on pages of sites neither pass saw (docs/notes/second-pass.md,
+"What a shippable second pass costs", has the figures).
 
 The stage is plain functions over a page's first-pass Result:
 

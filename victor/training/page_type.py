@@ -5,9 +5,8 @@ as data/wcxb's) gives a `page_type`, one of victor.page_type.TYPES. Other
 pages (Dragnet's, CleanEval's) carry no type and teach it nothing; they
 still get its probabilities when cross-validation measures the bars.
 
-The settings are the research's (docs/notes/second-pass.md, "Page types": 84%
-of WCXB's held-out pages typed right on 5 site folds); a few seconds on
-1,279 pages.
+The settings are the research's (docs/notes/second-pass.md, "Page types", has
+how often they type held-out pages right); training takes seconds.
 """
 
 from __future__ import annotations
