@@ -39,7 +39,7 @@ from victor.config import DEFAULT_CONFIG, Config, load_config
 from victor.training import crossval, dataset, second_pass
 
 # config key -> Config field, for replay's KEY=VALUE
-_KEYS = {"keep-above": "keep_above", "empty-page-share": "empty_page_share", "unit-bar": "unit_bar",
+_KEYS = {"keep-above": "keep_above", "fallback-share": "fallback_share", "unit-bar": "unit_bar",
          "list-bar": "list_bar", "repeat-words": "repeat_words",
          "line-share": "line_share", "line-words": "line_words"}
 # second-pass key -> SecondPassSettings field

@@ -88,9 +88,9 @@ def test_a_bar_above_every_probability_keeps_the_path():
     assert decode(PATH, PAGE, 0.99) == (PATH, False)
 
 
-def test_a_path_that_keeps_nothing_is_floored_and_says_so():
-    labels, floored = decode(["o"] * len(PAGE), PAGE, 0.3)
-    assert floored and any(lab != "o" for lab in labels)
+def test_a_path_that_keeps_nothing_falls_back_and_says_so():
+    labels, fell_back = decode(["o"] * len(PAGE), PAGE, 0.3)
+    assert fell_back and any(lab != "o" for lab in labels)
 
 
 @pytest.mark.parametrize("config", shipped_configs())
@@ -144,7 +144,7 @@ def test_the_folds_decode_a_page_as_the_cleaner_does():
     result = cleaner.clean(read_input(load_annotation(anno).source), str(anno))
     path = cleaner.model.best_labels(result.scores)
     decoded, _ = decode(path, result.marginals, cleaner.config.keep_above,
-                        cleaner.config.empty_page_share)
+                        cleaner.config.fallback_share)
     assert fold.predictions[0].labels == result.labels != decoded
 
 

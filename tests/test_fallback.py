@@ -1,4 +1,4 @@
-"""The floor under decoding (victor.decoding.floor): a page with text never
+"""The fallback under decoding (victor.decoding.fallback): a page with text never
 comes out empty. When the CRF labels no block as content, the blocks whose
 content probability comes nearest the page's highest are kept, and the
 JSON record says that the fallback was used."""
@@ -17,7 +17,7 @@ from victor.training import dataset, pipeline
 from victor.decoding.calibration import content_probabilities
 from victor.cleaner import Cleaner, Result
 from victor.config import load_config, shipped_configs
-from victor.decoding import FLOOR_CAP, FLOOR_SHARE, decode, floor
+from victor.decoding import FALLBACK_CAP, FALLBACK_SHARE, decode, fallback
 from victor.batch.inputs import read_input
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,44 +55,44 @@ def test_a_page_the_model_finds_no_content_on_is_kept_and_marked(dropping_model)
     result = clean(cleaner)
     assert result.fallback
     # At the cleaneval config's share, 0, every block is kept.
-    assert cleaner.config.empty_page_share == 0
+    assert cleaner.config.fallback_share == 0
     assert "o" not in result.labels and len(result.labels) == len(result.texts)
     record = json.loads(result.jsonl())
     assert record["fallback"] is True and record["text"]
 
 
-def test_the_floor_keeps_the_blocks_near_the_highest_probability():
+def test_the_fallback_keeps_the_blocks_near_the_highest_probability():
     # Content probabilities (1 - P(o)) 0.01, 0.2, 0.3, 0.05: the path kept none.
     marginals = [{"o": 0.99, "p": 0.01}, {"o": 0.8, "p": 0.1, "h": 0.1},
                  {"o": 0.7, "l": 0.3}, {"o": 0.95, "p": 0.05}]
     content = content_probabilities(marginals)
-    for share in (FLOOR_SHARE, 0.3, 0.5, 1.0):
-        labels = floor(["o"] * len(content), marginals, share)
-        bar = min(share * max(content), FLOOR_CAP)
+    for share in (FALLBACK_SHARE, 0.3, 0.5, 1.0):
+        labels = fallback(["o"] * len(content), marginals, share)
+        bar = min(share * max(content), FALLBACK_CAP)
         assert [lab != "o" for lab in labels] == [p >= bar for p in content], share
         assert labels[content.index(max(content))] == "l"  # its most probable content label
-    assert floor(["o", "p", "o", "o"], marginals) is None  # the path kept a block
+    assert fallback(["o", "p", "o", "o"], marginals) is None  # the path kept a block
 
 
 def test_a_block_at_the_cap_is_kept_whatever_the_share():
     marginals = [{"o": 0.4, "p": 0.6}, {"o": 0.45, "p": 0.55}, {"o": 0.9, "p": 0.1}]
-    assert floor(["o"] * 3, marginals, 1.0) == ["p", "p", "o"]
+    assert fallback(["o"] * 3, marginals, 1.0) == ["p", "p", "o"]
 
 
-def test_a_configs_empty_page_share_decides_what_a_floored_page_keeps(dropping_model, tmp_path):
+def test_a_configs_fallback_share_decides_what_a_page_that_falls_back_keeps(dropping_model, tmp_path):
     shipped = ROOT / "victor" / "configs" / "cleaneval.yaml"
     edited = tmp_path / "cleaneval.yaml"
-    # Without line-share, whose paragraphs kept whole come after the floor
-    # (victor.decoding.decide), the floor's own choice is what is kept.
-    edited.write_text(shipped.read_text(encoding="utf-8") + "empty-page-share: 0.3\nline-share: null\n",
+    # Without line-share, whose paragraphs kept whole come after the fallback
+    # (victor.decoding.decide), the fallback's own choice is what is kept.
+    edited.write_text(shipped.read_text(encoding="utf-8") + "fallback-share: 0.3\nline-share: null\n",
                       encoding="utf-8")  # a model of it with the dropping model's CRF:
     cleaner = Cleaner(model=redecoded(edited, dropping_model))
-    assert cleaner.config.empty_page_share == 0.3
+    assert cleaner.config.fallback_share == 0.3
     result = clean(cleaner)
     assert result.fallback
-    # The floor weighs the CRF's own probabilities, before calibration.
+    # The fallback weighs the CRF's own probabilities, before calibration.
     content = content_probabilities(result.marginals)
-    bar = min(0.3 * max(content), FLOOR_CAP)
+    bar = min(0.3 * max(content), FALLBACK_CAP)
     assert [lab != "o" for lab in result.labels] == [p >= bar for p in content]
     assert 0 < sum(lab != "o" for lab in result.labels) < len(result.labels)
 
@@ -108,7 +108,7 @@ def test_a_page_whose_content_the_crf_keeps_is_left_alone(config):
     # a second pass may still drop some after.
     best = cleaner.model.best_labels(result.scores)
     decoded, fallback = decode(best, result.marginals, cleaner.config.keep_above,
-                               cleaner.config.empty_page_share)
+                               cleaner.config.fallback_share)
     assert not fallback
     assert all(lab == b for lab, b in zip(decoded, best) if b != "o")
     assert json.loads(result.jsonl())["fallback"] is False

@@ -182,7 +182,7 @@ def test_a_page_whose_every_word_is_in_a_link_is_cleaned(cleaner):
     result = cleaner.clean(b"<html><body>" + footer + b"</body></html>")
     assert " ".join(result.texts) == (
         "reader supported :: uncopyrighted :: worker-owned :: hand-made")
-    assert result.text()  # kept, by the CRF or else by the floor
+    assert result.text()  # kept, by the CRF or else by the fallback
 
 
 def test_every_charset_label_a_page_or_server_may_name_is_survived():

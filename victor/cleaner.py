@@ -14,7 +14,6 @@ labelled blocks, so that a batch pays for loading once.
 from __future__ import annotations
 
 import reprlib
-import warnings
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
@@ -53,7 +52,7 @@ class Result:
     columns: Columns = field(repr=False)
     scores: np.ndarray = field(repr=False)  # the CRF's score of each label, per block
     model: crf.Model = field(repr=False)
-    fallback: bool = False  # the labels are the floor's: the best path kept no block
+    fallback: bool = False  # the labels are the fallback's: the best path kept no block
     # The second pass's probability of each block being content, where the
     # config has one (victor.second_pass); None without.
     second: np.ndarray | None = field(default=None, repr=False)
@@ -112,7 +111,7 @@ class Result:
 
     def __repr__(self) -> str:
         """One line of counts: the generated repr showed every block's
-        part of the page's tree, 176 million characters for a 100 KB page,
+        part of the page's tree, hundreds of millions of characters for a big page,
         which hung a REPL or a notebook."""
         counts = Counter(self.labels)
         kept = " ".join(f"{label}={counts[label]}" for label in LABELS if counts[label])
@@ -193,7 +192,7 @@ class Result:
         """The output named by `victor clean --format` (output.FORMATS);
         `links`, `images`, `tables` False (or `options`) leave them out of
         markdown and html."""
-        fmt = output.format_named(fmt, lambda note: warnings.warn(note, DeprecationWarning, 2))
+        output.check_format(fmt)
         rendering = Rendering.of(options, links, images, tables)
         if fmt in ("markdown", "html"):
             return getattr(self, fmt)(rendering)

@@ -27,12 +27,11 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
-import warnings
 
 import yaml
 
 from victor.crf.params import check_params
-from victor.decoding import FLOOR_SHARE
+from victor.decoding import FALLBACK_SHARE
 from victor.errors import VictorError
 from victor.second_pass import settings as second_pass_settings
 
@@ -84,9 +83,9 @@ class Config:
     # victor.decoding.keep_likely: blocks the best path drops but the CRF
     # gives at least this content probability are kept; None: the path alone.
     keep_above: float | None = None
-    # victor.decoding.floor: on a page the path keeps nothing of, the blocks
+    # victor.decoding.fallback: on a page the path keeps nothing of, the blocks
     # with at least this share of the page's highest content probability.
-    empty_page_share: float = FLOOR_SHARE
+    fallback_share: float = FALLBACK_SHARE
     # victor.decoding.whole: a code block or data table is kept whole
     # when its blocks' word-weighted content probability reaches this, else
     # dropped whole; None: each block as decoded.
@@ -123,7 +122,7 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "crf": (dict, "a mapping with c1, c2, max-iterations, far-other-share, min-sites"),
     "perplexity-model": ((str, type(None)), "a language model path or null"),
     "keep-above": ((int, float, type(None)), "a probability between 0 and 1, or null"),
-    "empty-page-share": ((int, float), "a share between 0 and 1"),
+    "fallback-share": ((int, float), "a share between 0 and 1"),
     "unit-bar": ((int, float, type(None)), "a probability between 0 and 1, or null"),
     "list-bar": ((int, float, type(None)), "a probability between 0 and 1, or null"),
     "repeat-words": ((int, type(None)), "a number of words, at least 1, or null"),
@@ -134,26 +133,29 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
 }
 _REQUIRED = ("tag-delete", "crf-features")
 
-# Keys renamed because the old name said the wrong thing (a bar on a
-# probability called a share; two unrelated floors): old -> new, at the top
-# level and in `second-pass`. A config or a model record with an old name
-# still reads.
-RENAMED_KEYS = {"unit-share": "unit-bar", "list-share": "list-bar",
-                "floor-share": "empty-page-share"}
-RENAMED_SECOND_PASS_KEYS = {"page-floor": "lowest-page-bar"}
-
-
-def current_names(raw: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """A config's (or a recorded recipe's decoding) mapping with renamed
-    keys under their new names, and the old names it used."""
-    old = [key for key in RENAMED_KEYS if key in raw]
-    out = {RENAMED_KEYS.get(key, key): value for key, value in raw.items()}
-    second = out.get("second-pass")
+def unknown_keys(decoding: dict[str, Any]) -> list[str]:
+    """The keys of a model record's `decoding` mapping that no config has
+    (those of an earlier Victor, renamed since), as `second-pass.KEY` for
+    the second pass's."""
+    out = [key for key in decoding if key not in _KEYS]
+    second = decoding.get("second-pass")
     if isinstance(second, dict):
-        old += [f"second-pass.{key}" for key in RENAMED_SECOND_PASS_KEYS if key in second]
-        out["second-pass"] = {RENAMED_SECOND_PASS_KEYS.get(key, key): value
-                              for key, value in second.items()}
-    return out, old
+        out += [f"second-pass.{key}" for key in second if key not in second_pass_settings.DECODING_KEYS]
+    return out
+
+
+def with_known_keys(decoding: dict[str, Any], config: Config) -> dict[str, Any]:
+    """A recorded `decoding` mapping without the keys no config has, and
+    `config`'s value for every key it then lacks: what `victor learn
+    --from-model` re-saves a model of an earlier Victor from (it records
+    `config`'s decoding anyway)."""
+    ours = decoding_settings(config)
+    out = {**ours, **{k: v for k, v in decoding.items() if k in _KEYS}}
+    second, own = decoding.get("second-pass"), ours.get("second-pass")
+    if isinstance(second, dict) and isinstance(own, dict):
+        out["second-pass"] = {**own, **{k: v for k, v in second.items()
+                                        if k in second_pass_settings.DECODING_KEYS}}
+    return out
 
 
 def resolve(name_or_path: str | Path) -> Path:
@@ -186,12 +188,6 @@ def _read(path: Path, seen: tuple[Path, ...]) -> dict[str, Any]:
         raise VictorError(f"{path}:{where} not valid YAML: {getattr(e, 'problem', e)}")
     if not isinstance(raw, dict):
         raise VictorError(f"{path}: a config must be a mapping of keys to values")
-    raw, old = current_names(raw)
-    for key in old:
-        new = (RENAMED_KEYS.get(key) or
-               "second-pass." + RENAMED_SECOND_PASS_KEYS[key.removeprefix("second-pass.")])
-        warnings.warn(f"{path}: key '{key}' is now '{new}'; the old name will go",
-                      FutureWarning, stacklevel=2)
     base = raw.pop("base", None)
     if base is None:
         return raw
@@ -216,7 +212,7 @@ def from_record(recipe: dict[str, Any], source: Path, name: str, digest: str) ->
     """The config a model records (`recipe`): what cleaning with the model
     follows. `source` (the model's record) names it in the errors."""
     try:
-        raw = {**recipe["settings"], **current_names(recipe["decoding"])[0], "crf": recipe["crf"],
+        raw = {**recipe["settings"], **recipe["decoding"], "crf": recipe["crf"],
                "model": str(source.parent)}
         if raw.get("second-pass") is not None:
             raw["second-pass"] = {**raw["second-pass"], **recipe["second-pass"]}
@@ -267,9 +263,9 @@ def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
     keep_above = raw.get("keep-above")
     if isinstance(keep_above, bool) or (keep_above is not None and not 0 <= keep_above <= 1):
         raise bad("keep-above", "must be a probability between 0 and 1, or null")
-    empty_page_share = raw.get("empty-page-share", FLOOR_SHARE)
-    if isinstance(empty_page_share, bool) or not 0 <= empty_page_share <= 1:
-        raise bad("empty-page-share", "must be a share between 0 and 1")
+    fallback_share = raw.get("fallback-share", FALLBACK_SHARE)
+    if isinstance(fallback_share, bool) or not 0 <= fallback_share <= 1:
+        raise bad("fallback-share", "must be a share between 0 and 1")
     shares = {}
     for key in ("unit-bar", "list-bar", "line-share"):
         share = raw.get(key)
@@ -318,7 +314,7 @@ def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
         crf=crf,
         perplexity_model=_locate(lm, path, MODEL_DIR, "") if lm else None,
         keep_above=None if keep_above is None else float(keep_above),
-        empty_page_share=float(empty_page_share),
+        fallback_share=float(fallback_share),
         unit_bar=shares["unit-bar"],
         list_bar=shares["list-bar"],
         repeat_words=counts["repeat-words"],
@@ -377,7 +373,7 @@ def decoding_settings(config: Config) -> dict[str, Any]:
     """How a config decides the CRF's labels (victor/decoding/), under the
     keys of the config file: a model records it, and cleaning follows the
     model's record."""
-    out: dict[str, Any] = {"empty-page-share": config.empty_page_share}
+    out: dict[str, Any] = {"fallback-share": config.fallback_share}
     for key, value in (("keep-above", config.keep_above), ("unit-bar", config.unit_bar),
                        ("list-bar", config.list_bar), ("repeat-words", config.repeat_words),
                        ("line-share", config.line_share), ("line-words", config.line_words)):

@@ -38,7 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from victor import crf, page_type, second_pass
-from victor.config import MODEL_DIR, Config, current_names, from_record, portable, recipe
+from victor.config import (MODEL_DIR, Config, from_record, portable, recipe, unknown_keys,
+                           with_known_keys)
 from victor.errors import VictorError, read_utf8
 
 FORMAT = 1
@@ -49,7 +50,7 @@ FILES = {"crf": "crf.crfsuite", "second-pass": "second-pass.lgbm",
 # The decoding keys the second pass's trees read the labels of (the best
 # path widened: victor.decoding.widened): trees trained on labels decoded
 # with others are not the trees of a model that decodes with these.
-TREE_INPUT_KEYS = ("keep-above", "empty-page-share", "unit-bar", "list-bar")
+TREE_INPUT_KEYS = ("keep-above", "fallback-share", "unit-bar", "list-bar")
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,7 +67,7 @@ class TrainedModel:
     trees: second_pass.SecondPass | None
     # The trees' file, as written and hashed, for a model made in memory;
     # None for one loaded from its folder, whose files are read again when
-    # they are needed (`part_bytes`): a cleaner need not hold 12 MB of
+    # they are needed (`part_bytes`): a cleaner need not hold megabytes of
     # files it has already read.
     trees_text: str | None
     sources: dict[str, Path]
@@ -102,8 +103,12 @@ def resolve(name_or_path: str | os.PathLike) -> Path:
     return path.parent if path.name == RECORD else path
 
 
-def load(name_or_path: str | os.PathLike) -> TrainedModel:
-    """A model folder, every file checked against its record."""
+def load(name_or_path: str | os.PathLike, resave: Config | None = None) -> TrainedModel:
+    """A model folder, every file checked against its record. A record
+    whose decoding names keys of an earlier Victor is refused in one line
+    that gives the command re-saving it; that command (`victor learn
+    --from-model`) loads it with `resave`, the config whose decoding keys
+    stand in for those."""
     folder = resolve(name_or_path)
     record_path = folder / RECORD
     if folder.is_file():
@@ -124,8 +129,14 @@ def load(name_or_path: str | os.PathLike) -> TrainedModel:
     for key in ("recipe", "files", "crf"):
         if not isinstance(record.get(key), dict):
             raise VictorError(f"{record_path}: the record lacks its '{key}'; retrain")
-    if isinstance(record["recipe"].get("decoding"), dict):  # a model of before a key's rename
-        record["recipe"]["decoding"] = current_names(record["recipe"]["decoding"])[0]
+    decoding = record["recipe"].get("decoding")
+    old = unknown_keys(decoding) if isinstance(decoding, dict) else []
+    if old and resave is None:
+        raise VictorError(f"{record_path}: its decoding names {', '.join(old)}, keys of an "
+                          "earlier Victor; re-save it with its config's keys: victor learn "
+                          f"--config CONFIG --from-model {folder} -o NEW_FOLDER")
+    if old:
+        record["recipe"]["decoding"] = with_known_keys(decoding, resave)
     config = from_record(record["recipe"], record_path, str(record.get("config", folder.name)),
                          str(record.get("config_sha256", "")))
     if "crf" not in record["files"]:
@@ -356,7 +367,7 @@ def with_decoding(model: TrainedModel, config: Config) -> TrainedModel:
 def _shipped_source(source: Path | None, folder: Path) -> bool:
     """Whether a part of a model written into the shipped models' folder
     names its file in another shipped model (relative to the folder)
-    rather than copying it: the article model's 9 MB are the general
+    rather than copying it: the article model's megabytes are the general
     model's. A user's model always holds its own files, so that it moves
     and outlives a Victor upgrade whole."""
     if source is None:

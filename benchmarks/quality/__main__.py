@@ -30,7 +30,7 @@ error before and after, blocks by probability band against the share
 that is content, and word precision and recall at each `--threshold`.
 Last, each config's held-out predictions, and the default config's
 transfer runs (trained on all but one collection), decoded at other values
-of its `keep-above` and `empty-page-share` (victor/decoding/), the figures
+of its `keep-above` and `fallback-share` (victor/decoding/), the figures
 their values were chosen by.
 The benchmark only measures: a shipped model's temperature is fitted and
 recorded by `victor learn --calibrate 5`.
@@ -127,8 +127,8 @@ def main(argv: list[str] | None = None) -> int:
         if name != FIRST_PASS and config.second_pass is not None:
             continue  # its first pass is the default config's, decoded below
         print(f"The {name} config's held-out predictions decoded with other settings "
-              f"(victor/decoding/; it has keep-above {config.keep_above}, empty-page-share "
-              f"{config.empty_page_share}), before any second pass:\n")
+              f"(victor/decoding/; it has keep-above {config.keep_above}, fallback-share "
+              f"{config.fallback_share}), before any second pass:\n")
         print(decoding_table({c: ps for c, ps in pages.items()
                               if all(p.anno in run.paths for p in ps)}, run, config) + "\n")
     for (trained, tested), run in sorted(moved.items()):

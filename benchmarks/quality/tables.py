@@ -14,7 +14,7 @@ from victor.decoding import calibration
 
 THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 KEEP_ABOVE = (None, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
-FLOOR_SHARES = (0.0, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
+FALLBACK_SHARES = (0.0, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
 
 
 def quality_table(pages: dict[str, list[Page]], systems: dict[str, dict[str, str]]) -> str:
@@ -111,18 +111,18 @@ def decoding_table(pages: dict[str, list[Page]], run: Run, config: Config) -> st
     """Each collection's word F1 (LCS / bag-of-words) and WCXB's by page
     type when the same held-out predictions are decided (victor.decoding.decide,
     without a second pass) with other values of the config's `keep-above`
-    (its empty-page-share kept) and of its `empty-page-share` (its keep-above kept).
+    (its fallback-share kept) and of its `fallback-share` (its keep-above kept).
     "-": no keep-above."""
     kinds = sorted({p.page_type for p in pages.get("wcxb-dev", [])})
-    settings = [(f"keep-above {bar if bar is not None else '-'}", bar, config.empty_page_share)
+    settings = [(f"keep-above {bar if bar is not None else '-'}", bar, config.fallback_share)
                 for bar in KEEP_ABOVE]
-    settings += [(f"empty-page-share {share}", config.keep_above, share) for share in FLOOR_SHARES]
+    settings += [(f"fallback-share {share}", config.keep_above, share) for share in FALLBACK_SHARES]
     rows = []
     for name, bar, share in settings:
         texts = {}
         for ps in pages.values():
             for p in ps:
-                labels = run.decided(p.anno, replace(config, keep_above=bar, empty_page_share=share,
+                labels = run.decided(p.anno, replace(config, keep_above=bar, fallback_share=share,
                                                      second_pass=None))
                 texts[p.anno] = output.plain_text(run.block_texts[p.anno], labels)
         row = [name]

@@ -22,11 +22,7 @@ from victor.output import Rendering
 
 
 def clean_main(args: argparse.Namespace) -> int:
-    from victor.output import format_named
-
     try:
-        if args.format:
-            args.format = format_named(args.format, lambda note: print(note, file=sys.stderr))
         check_options(args)
     except VictorError as e:
         return fail(str(e), args.debug)
@@ -226,7 +222,7 @@ def _duration(seconds: float) -> str:
 
 
 def _clean_arguments(ap: argparse.ArgumentParser) -> None:
-    from victor.output import DEFAULT_FORMAT, FORMATS, RENAMED_FORMATS
+    from victor.output import DEFAULT_FORMAT, FORMATS
 
     ap.add_argument("files", nargs="+",
                     help="pages, WARC files (.warc, .warc.gz), folders of them, fsspec URLs, "
@@ -236,15 +232,14 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--model", metavar="FOLDER",
                     help="a model folder, or a shipped model's name (default: the model the config "
                          "names; alone, it brings its own config: docs/models.md)")
-    ap.add_argument("--format", choices=[*FORMATS, *RENAMED_FORMATS],
-                    metavar="{" + ",".join(FORMATS) + "}",
+    ap.add_argument("--format", choices=list(FORMATS),
                     help=f"output format of pages (default {DEFAULT_FORMAT}, as extract(); "
                          "clean.py: cleaneval); WARC files give jsonl")
     ap.set_defaults(default_format=DEFAULT_FORMAT)
     ap.add_argument("-o", "--output",
                     help="folder (or fsspec URL) for one output file a page and one NAME.jsonl "
                          "a WARC file (default: standard output)")
-    ap.add_argument("--url", "--base-url", metavar="URL",
+    ap.add_argument("--url", metavar="URL",
                     help="the address the pages were saved from, which their relative links "
                          "resolve against: a page's own, or a folder's (its pages' addresses "
                          "follow their paths below it); a page's own <base href> still "

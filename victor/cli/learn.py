@@ -148,7 +148,7 @@ def _from_model(args: argparse.Namespace, config) -> int:
         raise VictorError("--from-model trains nothing: give no FILES")
     model_path = Path(args.output or config.model)
     check_model_target(model_path, args.overwrite, args.replace_shipped_model)
-    saved = save(with_decoding(load(args.from_model), config), model_path)
+    saved = save(with_decoding(load(args.from_model, config), config), model_path)
     print(f"wrote {model_path}: {saved.record['made_from']['model']}'s trained parts with "
           f"{config.name}'s decoding", file=sys.stderr)
     _note_dependents(model_path, dependents)

@@ -7,11 +7,11 @@ from victor.decoding.decision import Decision, Trees, decide, expected_f1, widen
 from victor.decoding.page_layout import SECTIONS, Layout, layout, without_sections
 from victor.decoding.units import (REPEAT_BLOCKS, REPEAT_WORDS, bridge, drop_repeats, whole,
                                    whole_boxes)
-from victor.decoding.widening import (FAVOR_BARS, FLOOR_CAP, FLOOR_SHARE, above_threshold,
-                                      content_label, decode, favored, floor, keep_likely)
+from victor.decoding.widening import (FAVOR_BARS, FALLBACK_CAP, FALLBACK_SHARE, above_threshold,
+                                      content_label, decode, favored, fallback, keep_likely)
 
-__all__ = ["FAVOR_BARS", "FLOOR_CAP", "FLOOR_SHARE", "REPEAT_BLOCKS", "REPEAT_WORDS", "SECTIONS",
+__all__ = ["FAVOR_BARS", "FALLBACK_CAP", "FALLBACK_SHARE", "REPEAT_BLOCKS", "REPEAT_WORDS", "SECTIONS",
            "Decision", "Layout", "Trees", "above_threshold", "bars", "bridge", "content_label",
-           "decide", "decided_again", "decode", "drop_repeats", "expected_f1", "favored", "floor",
+           "decide", "decided_again", "decode", "drop_repeats", "expected_f1", "fallback", "favored",
            "keep_likely", "layout", "page_bar", "relabel", "whole", "whole_boxes", "widened",
            "without_sections"]

@@ -59,8 +59,8 @@ def page_bar(q: np.ndarray, words: np.ndarray, low: float, high: float) -> float
     over (their words + sum(q * words over the page)). One bar for every
     page is too high where the content is small among many middling
     blocks (a product's few lines, a listing's short entries); WCXB's
-    score is a mean over pages, and a page's own bar gained it 0.0035 of
-    bag-of-words F1 on held-out sites (docs/notes/second-pass.md, "A bar for
+    score is a mean over pages, and a page's own bar gained on held-out
+    sites (docs/notes/second-pass.md, "A bar for
     each page").
 
     Held between `low` and `high`: a bar raised above the config's own
@@ -84,23 +84,22 @@ def relabel(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
     """The labels decided again by two bars on the second pass's probability
     `q`: a block the first pass kept stays (with its label) while q is at
     least `keep`; a block it dropped comes back at `add` or more. Two bars,
-    not one, because the research's nested scan chose them apart (every
-    site fold chose keep 0.35, add 0.3 on the other folds' pages). A block
+    not one, because the research's nested scan chose them apart, the bar
+    that brings a block back lower than the one that keeps it. A block
     that comes back takes its most probable content label from the CRF's
     marginals (`content_label`), as keep-above's blocks do,
     where the research made it a paragraph: the text is the same, and a
     heading stays a heading.
 
     Bars that would keep no block of a page leave its labels as they were:
-    decoding never empties a page with text (`floor`), and
+    decoding never empties a page with text (`fallback`), and
     the second pass must not either.
 
     A kept block whose CRF content probability is `stays` or more stays
     whatever q is. The trees learn from the other sites' first passes, and
     on a few long pages they dropped thousands of words the CRF was sure
-    of (CleanEval 15, a 13,000-word report, lost 3,811 of them in one draw
-    of the site folds and none in two others: docs/notes/second-pass.md, "What
-    the first pass is sure of")."""
+    of, in some draws of the site folds and not in others
+    (docs/notes/second-pass.md, "What the first pass is sure of")."""
     sure = (np.asarray(content_probabilities(marginals)) >= stays if stays is not None
             else np.zeros(len(labels), dtype=bool))
     out: list[str] = []

@@ -11,7 +11,7 @@ The steps, in order (each in its own module of victor.decoding):
    (`keep_likely`): on pages unlike the training pages Viterbi drops runs
    of blocks each of which the model thinks fairly likely content (a
    listing's cards, a product's specifications). When the path keeps no
-   block at all, the page's most probable blocks are kept (`floor`), so
+   block at all, the page's most probable blocks are kept (`fallback`), so
    that a page with text never comes out empty.
 2. `whole` (units): a code block and a data table kept or dropped as one,
    and the items a list's likely content leaves out brought back, so that
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class Decision:
-    """A page's labels, whether they are the floor's (the path kept
+    """A page's labels, whether they are the fallback's (the path kept
     nothing: the jsonl record's `fallback`), and the second pass's
     probabilities of its blocks where the config has one."""
 
@@ -68,7 +68,7 @@ def widened(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
     tables and lists kept whole. These are the labels the second pass's
     trees read, in the cleaner and when they are trained
     (victor.training.second_pass), so they have a name of their own."""
-    labels, fallback = decode(path, marginals, config.keep_above, config.empty_page_share)
+    labels, fallback = decode(path, marginals, config.keep_above, config.fallback_share)
     return whole(texts, labels, content_probabilities(marginals), found.units,
                  config.unit_bar, found.lists, config.list_bar), fallback
 

@@ -21,7 +21,7 @@ def whole(texts: Sequence[str], labels: Sequence[str], raw_content: Sequence[flo
     and any other dropped whole. A list at `list_bar` or more gets its
     dropped items back as items; lists are only added to, never dropped:
     dropping the lists under the bar whole, as code and tables are, lost
-    WCXB 0.010 of bag-of-words F1 (docs/notes/output.md, "Lists"). The
+    more than it gained (docs/notes/output.md, "Lists"). The
     probability is the CRF's own, as for `keep-above`; a bar of None leaves
     the labels as they are. On block texts and a found layout, so that the
     cleaner and the folds of cross-validation (which keep no tree) decide
@@ -137,7 +137,7 @@ def whole_boxes(texts: Sequence[str], labels: Sequence[str],
     A box of over `most` words is left as its blocks were decided: one
     `<p>` or `<div>` around a whole page is no paragraph. None: each block
     as decided. A page it would leave with no block keeps its labels:
-    decoding never empties a page with text (`floor`)."""
+    decoding never empties a page with text (`fallback`)."""
     out = list(labels)
     if share is None:
         return out

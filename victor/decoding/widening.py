@@ -1,6 +1,6 @@
 """The best path widened: blocks it drops that the CRF thinks likely content
 kept (`keep_likely`), a page it would leave empty given its likeliest
-blocks (`floor`), and the user's `--favor` and `--threshold`, which move
+blocks (`fallback`), and the user's `--favor` and `--threshold`, which move
 the labels on the calibrated probability."""
 
 from __future__ import annotations
@@ -10,17 +10,17 @@ from typing import Mapping, Sequence
 from victor.decoding.calibration import content_probabilities
 from victor.labels import OTHER
 
-# The floor (see `floor`): when the CRF labels no block of a page as
+# The fallback (see `fallback`): when the CRF labels no block of a page as
 # content, the blocks whose content probability reaches a share of the
-# page's highest are kept (the config's `empty-page-share`, FLOOR_SHARE when it
-# names none), and any block at FLOOR_CAP or above. On the 1,296 WCXB
-# pages, which neither the article nor the cleaneval model saw, every share
-# from 1 down to 0 did better than no floor and 0 did best: keeping every
-# block of such a page (docs/robustness.md). A model that has seen pages
+# page's highest are kept (the config's `fallback-share`, FALLBACK_SHARE when it
+# names none), and any block at FALLBACK_CAP or above. On pages neither
+# the article nor the cleaneval model saw, every share did better than no
+# fallback and 0 did best: keeping every block of such a page
+# (docs/robustness.md). A model that has seen pages
 # like the page hesitates less blindly, and its site-grouped folds chose a
 # share above 0 (docs/notes/general.md, "Decoding").
-FLOOR_SHARE = 0.0
-FLOOR_CAP = 0.5
+FALLBACK_SHARE = 0.0
+FALLBACK_CAP = 0.5
 
 
 def content_label(marginal: Mapping[str, float], after_content: bool) -> str:
@@ -43,18 +43,18 @@ def _kept(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
     return out
 
 
-def floor(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
-          share: float = FLOOR_SHARE, cap: float = FLOOR_CAP) -> list[str] | None:
+def fallback(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
+          share: float = FALLBACK_SHARE, cap: float = FALLBACK_CAP) -> list[str] | None:
     """Labels that keep the page's most probable content when the CRF keeps
     none of it; None when it keeps some, or the page has no block.
 
     On a page unlike its training pages a model hesitates: every block's
     content probability (1 - P(o)) stays under one half, so Viterbi labels
     them all o, though the page has text a reader came for (a Korean news
-    page: 0.006 at most, on the article's own text). Measured against
+    page: far under one half, on the article's own text). Measured against
     people's gold on held-out pages, keeping blocks beats keeping nothing,
     and keeping all of them beat keeping the most probable ones
-    (docs/robustness.md, `python3 -m benchmarks.floor`)."""
+    (docs/robustness.md, `python3 -m benchmarks.fallback`)."""
     if not marginals or any(lab != OTHER for lab in labels):
         return None
     raw_content = content_probabilities(marginals)
@@ -74,15 +74,15 @@ def keep_likely(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
 
 
 def decode(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
-           keep_above: float | None, empty_page_share: float = FLOOR_SHARE) -> tuple[list[str], bool]:
-    """The labels a page is cleaned with, and whether they are the floor's
+           keep_above: float | None, fallback_share: float = FALLBACK_SHARE) -> tuple[list[str], bool]:
+    """The labels a page is cleaned with, and whether they are the fallback's
     (the path kept nothing, which a corpus builder may want to know: the
     jsonl record's `fallback`). `keep_above` None keeps the path as it
-    is, for a config of a user's that has none; `empty_page_share` is the
-    config's `empty-page-share`."""
-    floored = floor(labels, marginals, empty_page_share)
-    if floored is not None:
-        return floored, True
+    is, for a config of a user's that has none; `fallback_share` is the
+    config's `fallback-share`."""
+    fallen = fallback(labels, marginals, fallback_share)
+    if fallen is not None:
+        return fallen, True
     if keep_above is None:
         return list(labels), False
     return keep_likely(labels, marginals, keep_above), False
@@ -93,12 +93,9 @@ def decode(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
 # cleaneval; victor/second_pass/settings.py), on the calibrated content
 # probability (the one the jsonl record shows): `precision` drops content
 # blocks under its bar, `recall` keeps blocks at or above its bar that the
-# decoding dropped. Chosen on the general config's held-out labels of the 5 site
-# folds over every page (text output, LCS word precision / recall):
-# precision 0.5 moves CleanEval 0.944 / 0.922 -> 0.959 / 0.872, Dragnet
-# 0.858 / 0.964 -> 0.912 / 0.935, WCXB 0.850 / 0.937 -> 0.877 / 0.904; recall
-# 0.3 moves them to 0.934 / 0.941, 0.800 / 0.976 and 0.830 / 0.950
-# (docs/notes/output.md, "Precision or recall").
+# decoding dropped. Chosen on the general config's held-out labels of the
+# site folds over every page; what each moves is in docs/notes/output.md,
+# "Precision or recall".
 FAVOR_BARS = {"precision": 0.5, "recall": 0.3}
 
 

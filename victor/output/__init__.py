@@ -9,7 +9,7 @@ and `report` shows them coloured, `table` the features.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from victor.errors import VictorError
 from victor.output.blocks import listing, plain_text, segments
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from victor.reading.page import Page
 
 __all__ = ["FORMATS", "DEFAULT_FORMAT", "Format", "Rendering", "check_format", "clean_html",
-           "format_named",
            "cleaneval", "cleaneval_segments", "html_document", "jsonl_record", "kept_tree",
            "listing", "markdown", "page_header", "paragraphs", "plain_text", "report", "segments",
            "text"]
@@ -46,8 +45,6 @@ FORMATS = {"cleaneval": Format(".txt"), "text": Format(".txt", headed=True),
 # The one default of `victor clean` and `extract()` (clean.py, the original
 # tool's script, keeps CleanEval's).
 DEFAULT_FORMAT = "text"
-# Old names that still work, each with a note where it is given.
-RENAMED_FORMATS = {"victor": "blocks"}
 
 
 def check_format(name: str) -> None:
@@ -55,18 +52,6 @@ def check_format(name: str) -> None:
     the name is given rather than when the first page is rendered."""
     if name not in FORMATS:
         raise VictorError(f"unknown output format {name!r}; choose one of {', '.join(FORMATS)}")
-
-
-def format_named(name: str, warn: Callable[[str], object]) -> str:
-    """The format a name given by a user means: an old name is the new
-    one's, and `warn` hears the note that says so."""
-    if name in RENAMED_FORMATS:
-        new = RENAMED_FORMATS[name]
-        warn(f"note: --format {name} is now --format {new} (it lists the blocks); "
-             f"the old name will go")
-        return new
-    check_format(name)
-    return name
 
 
 def cleaneval(url: str, segs: list[tuple[str, str]]) -> str:
@@ -94,7 +79,7 @@ def jsonl_record(page: Page, labels: list[str], content: list[float], text: str,
     was done to find the page's text (an unclosed element read past, text
     taken from noscript or the description: page.read_page), and
     `fallback` says that the CRF kept no block and
-    the text is the page's most probable content (decoding.floor): a corpus
+    the text is the page's most probable content (decoding.fallback): a corpus
     builder may want to weigh or drop such pages. `text_language` is the
     language of the cleaned text as identified (victor/output/language.py), beside
     the `language` the page declares. `confidence` is the page's expected

@@ -142,8 +142,8 @@ def checked(raw: Any, path: Path) -> SecondPassSettings:
         if not _number(value) or not 0 <= value <= 1:
             raise bad(f"'{key}' must be a probability between 0 and 1")
         bars[key] = float(value)
-    floor = raw.get("lowest-page-bar")
-    if floor is not None and (not _number(floor) or not 0 <= floor <= min(bars.values())):
+    lowest = raw.get("lowest-page-bar")
+    if lowest is not None and (not _number(lowest) or not 0 <= lowest <= min(bars.values())):
         raise bad("'lowest-page-bar' must be a probability no higher than keep and add, or null")
     article = _article_bars(raw.get("article-bars"), bad)
     sections = {}
@@ -197,7 +197,7 @@ def checked(raw: Any, path: Path) -> SecondPassSettings:
     return SecondPassSettings(bars["keep"], bars["add"],
                               None if margin is None else float(margin),
                               {name: float(value) for name, value in favor.items()},
-                              None if floor is None else float(floor),
+                              None if lowest is None else float(lowest),
                               None if margin is None else int(every),
                               int(raw["rounds"]), int(raw["seeds"]), tuple(left_out),
                               dict(trees), article, sections["comment-sections"],
@@ -218,13 +218,13 @@ def _article_bars(raw: Any, bad) -> ArticleBars | None:
         if not _number(value) or not 0 <= value <= 1:
             raise bad(f"'article-bars': '{key}' must be a probability between 0 and 1")
         values[key] = float(value)
-    floor = raw.get("lowest-page-bar")
-    if floor is not None and (not _number(floor) or not 0 <= floor <= min(values["keep"],
+    lowest = raw.get("lowest-page-bar")
+    if lowest is not None and (not _number(lowest) or not 0 <= lowest <= min(values["keep"],
                                                                            values["add"])):
         raise bad("'article-bars': 'lowest-page-bar' must be a probability no higher than its "
                   "keep and add, or null")
     return ArticleBars(values["above"], values["keep"], values["add"],
-                       None if floor is None else float(floor))
+                       None if lowest is None else float(lowest))
 
 
 def decoding(settings: SecondPassSettings) -> dict[str, Any]:
