@@ -26,6 +26,9 @@ sys.path.insert(0, str(ROOT))
 from victor.cleaner import Cleaner  # noqa: E402
 from victor.batch.inputs import read_input  # noqa: E402
 
+# Every test here reads one shipped model's exact output (pytest -m shipped_model).
+pytestmark = pytest.mark.shipped_model
+
 GOLDEN = ROOT / "tests" / "golden"
 DATA = ROOT / "data"
 # config -> (format, pages of data/): each config on its own kind of page,

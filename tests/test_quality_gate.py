@@ -15,6 +15,9 @@ from victor.annotation import load_annotation, read_page_file
 from victor.config import load_config
 from victor.training.folds import page_group
 
+# Every test here reads one shipped model's exact output (pytest -m shipped_model).
+pytestmark = pytest.mark.shipped_model
+
 GATE = read_gate()
 
 

@@ -43,6 +43,7 @@ def test_a_comment_section_is_named_so_by_its_box_not_by_a_word_inside_a_name():
         assert "comments" not in decoding.layout(page.blocks).sections, name
 
 
+@pytest.mark.shipped_model
 def test_the_article_config_keeps_the_post_and_not_its_comments():
     """Dragnet R988 is a short post with 111 comments: the article config
     gives the post, headline and all, and none of the comments."""
@@ -54,6 +55,7 @@ def test_the_article_config_keeps_the_post_and_not_its_comments():
     assert "Says:" not in text
 
 
+@pytest.mark.shipped_model
 def test_the_default_drops_the_comments_of_a_page_that_is_surely_an_article():
     """Dragnet R500, an NFL story the classifier is sure of: its text is
     the story, without the fan-feedback guidelines that head its comment
@@ -67,6 +69,7 @@ def test_the_default_drops_the_comments_of_a_page_that_is_surely_an_article():
     assert "Fan feedback" not in text
 
 
+@pytest.mark.shipped_model
 def test_a_forums_comments_are_its_body():
     """WCXB 0575 is a lobste.rs thread, its posts in `<ol class="comments">`:
     the default config, which finds it no article, leaves them to the trees
@@ -87,6 +90,7 @@ def test_a_forums_comments_are_its_body():
     assert kept and all(t in gold for t in kept)
 
 
+@pytest.mark.shipped_model
 def test_the_default_drops_the_reviews_of_a_product():
     """WCXB 2947, a guitar in a shop: its text is the product, not the
     buyers' reviews nor the note on who may rate it."""

@@ -57,6 +57,7 @@ def test_every_paragraph_of_a_cleaned_page_is_kept_whole_or_not_at_all(config, n
             [result.texts[i] for i in unit])
 
 
+@pytest.mark.shipped_model
 def test_sentences_keep_their_full_stop_and_their_keywords():
     """WCXB 2863, PostgreSQL's SELECT: the keywords in <code> and the full
     stop after a link are blocks of their own, and were dropped from the
@@ -68,6 +69,7 @@ def test_sentences_keep_their_full_stop_and_their_keywords():
     assert "cannot be specified with GROUP BY\n" not in text + "\n"
 
 
+@pytest.mark.shipped_model
 def test_a_kept_sentence_does_not_begin_in_its_middle():
     """WCXB 4677, a review of scooters, began with "is the best budget
     scooter.": the sentence's subject was a link, dropped on its own."""
