@@ -21,7 +21,7 @@ from pathlib import Path
 
 from benchmarks.common import bag_f1, collection_pages, gold_words, table
 from victor.cleaner import Cleaner
-from victor.decoding import FALLBACK_CAP, fallback
+from victor.decoding import fallback
 from victor.config import shipped_configs
 from victor.batch.inputs import read_input
 from victor.output import plain_text
@@ -47,7 +47,7 @@ def main() -> int:
             runs.append((gold_words(gold), result.texts,
                          cleaner.model.best_labels(result.scores), result.marginals))
         rows = []
-        own = (cleaner.config.fallback_share, FALLBACK_CAP)
+        own = (cleaner.config.fallback_share, cleaner.config.fallback_cap)
         for setting in [own] + [s for s in SETTINGS if s != own]:
             scores, changed, empty = [], [], 0
             for gold, texts, labels, marginals in runs:

@@ -134,7 +134,7 @@ def test_a_config_with_an_unknown_key(model, tmp_path):
 
 
 @pytest.mark.parametrize("old, new, key, why", [
-    ("parser: lexbor", "parser: 3", "parser", "must be a parser name, not int"),
+    ("parser: lexbor", "parser: 3", "parser", "must be a name, not int"),
     ("  split.p: [0, 1, 2, 3]", "  split.p: [0, one, 2]", "values.split.p",
      "must be a non-empty ascending list of numbers"),
     ("  words-before: 10", "  words-before: ten", "scales.words-before",

@@ -81,15 +81,15 @@ def test_a_continuation_continues_only_a_kept_block():
 
 
 def test_no_keep_above_decodes_the_best_path():
-    assert decode(PATH, PAGE, None) == (PATH, False)
+    assert decode(PATH, PAGE, None, 0.0, 0.5) == (PATH, False)
 
 
 def test_a_bar_above_every_probability_keeps_the_path():
-    assert decode(PATH, PAGE, 0.99) == (PATH, False)
+    assert decode(PATH, PAGE, 0.99, 0.0, 0.5) == (PATH, False)
 
 
 def test_a_path_that_keeps_nothing_falls_back_and_says_so():
-    labels, fell_back = decode(["o"] * len(PAGE), PAGE, 0.3)
+    labels, fell_back = decode(["o"] * len(PAGE), PAGE, 0.3, 0.0, 0.5)
     assert fell_back and any(lab != "o" for lab in labels)
 
 
@@ -143,11 +143,13 @@ def test_the_folds_decode_a_page_as_the_cleaner_does():
     fold = score_fold(1, estimator, [example], cleaner.config)
     result = cleaner.clean(read_input(load_annotation(anno).source), str(anno))
     path = cleaner.model.best_labels(result.scores)
-    decoded, _ = decode(path, result.marginals, cleaner.config.keep_above,
-                        cleaner.config.fallback_share)
+    config = cleaner.config
+    decoded, _ = decode(path, result.marginals, config.keep_above, config.fallback_share,
+                        config.fallback_cap)
     assert fold.predictions[0].labels == result.labels != decoded
 
 
+@pytest.mark.shipped_model
 def test_text_the_page_gives_twice_is_given_once():
     """WCXB 4379, a shop's guide to carry-on luggage, carries its article
     twice (a second copy for another layout); its gold has it once, and so
@@ -163,10 +165,15 @@ def test_text_the_page_gives_twice_is_given_once():
     assert sum(paragraph in t for t in result.texts) == 2
     assert gold.count(paragraph) == result.text().count(paragraph) == 1
     everything = ["p"] * len(result.texts)
-    for repeat_words, copies in ((None, 2), (load_config("general").repeat_words, 1)):
-        kept = drop_repeats(result.texts, everything, repeat_words)
+    general = load_config("general")
+    for repeat_words, copies in ((None, 2), (general.repeat_words, 1)):
+        kept = drop_repeats(result.texts, everything, repeat_words, general.repeat_blocks,
+                            general.repeat_block_words)
         assert sum(paragraph in t for t, k in zip(result.texts, kept) if k != "o") == copies
 
+
+# A repeated run counts from 5 blocks of 3 words or more each.
+RUN = (5, 3)
 
 # Blocks of a forum thread: a post quoted in the reply below it.
 THREAD = [
@@ -178,37 +185,37 @@ THREAD = [
 
 
 def test_a_quoted_post_stays():
-    assert drop_repeats(THREAD, ["p"] * 4, 5) == ["p"] * 4
+    assert drop_repeats(THREAD, ["p"] * 4, 5, *RUN) == ["p"] * 4
 
 
 def test_a_long_run_of_repeated_blocks_goes_and_the_first_copy_stays():
     article = [f"Paragraph {i} of the article, told in a few more words." for i in range(6)]
     texts = ["Menu", *article, "Share this", *article]
     labels = ["o", *["p"] * 6, "o", *["p"] * 6]
-    out = drop_repeats(texts, labels, 30)
+    out = drop_repeats(texts, labels, 30, *RUN)
     assert out == ["o", *["p"] * 6, "o", *["o"] * 6]
-    assert drop_repeats(texts, labels, None) == labels
+    assert drop_repeats(texts, labels, None, *RUN) == labels
 
 
 def test_a_run_too_short_in_words_or_blocks_stays():
     article = [f"Paragraph {i} of the article, told in a few more words." for i in range(6)]
     texts = article + article
     labels = ["p"] * 12
-    assert drop_repeats(texts, labels, 100) == labels  # 6 blocks of 11 words: 66
-    assert drop_repeats(texts[:10], labels[:10], 30) == labels[:10]  # 4 blocks
+    assert drop_repeats(texts, labels, 100, *RUN) == labels  # 6 blocks of 11 words: 66
+    assert drop_repeats(texts[:10], labels[:10], 30, *RUN) == labels[:10]  # 4 blocks
 
 
 def test_a_repeated_copy_counts_only_as_kept_and_new_text_breaks_a_run():
     article = [f"Paragraph {i} of the article, told in a few more words." for i in range(6)]
-    dropped_first = drop_repeats(article + article, ["o"] * 6 + ["p"] * 6, 30)
+    dropped_first = drop_repeats(article + article, ["o"] * 6 + ["p"] * 6, 30, *RUN)
     assert dropped_first == ["o"] * 6 + ["p"] * 6
     broken = article + article[:3] + ["A new paragraph."] + article[3:]
-    assert drop_repeats(broken, ["p"] * 13, 30) == ["p"] * 13
+    assert drop_repeats(broken, ["p"] * 13, 30, *RUN) == ["p"] * 13
 
 
 def test_line_numbers_of_a_code_listing_given_twice_stay():
     numbers = [str(i) for i in range(1, 301)]
-    assert drop_repeats(numbers + numbers, ["p"] * 600, 200) == ["p"] * 600
+    assert drop_repeats(numbers + numbers, ["p"] * 600, 200, *RUN) == ["p"] * 600
 
 
 def test_punctuation_between_kept_pieces_of_a_paragraph_is_kept():

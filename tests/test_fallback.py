@@ -17,7 +17,7 @@ from victor.training import dataset, pipeline
 from victor.decoding.calibration import content_probabilities
 from victor.cleaner import Cleaner, Result
 from victor.config import load_config, shipped_configs
-from victor.decoding import FALLBACK_CAP, FALLBACK_SHARE, decode, fallback
+from victor.decoding import decode, fallback
 from victor.batch.inputs import read_input
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,17 +66,17 @@ def test_the_fallback_keeps_the_blocks_near_the_highest_probability():
     marginals = [{"o": 0.99, "p": 0.01}, {"o": 0.8, "p": 0.1, "h": 0.1},
                  {"o": 0.7, "l": 0.3}, {"o": 0.95, "p": 0.05}]
     content = content_probabilities(marginals)
-    for share in (FALLBACK_SHARE, 0.3, 0.5, 1.0):
-        labels = fallback(["o"] * len(content), marginals, share)
-        bar = min(share * max(content), FALLBACK_CAP)
+    for share in (0.0, 0.3, 0.5, 1.0):
+        labels = fallback(["o"] * len(content), marginals, share, 0.5)
+        bar = min(share * max(content), 0.5)
         assert [lab != "o" for lab in labels] == [p >= bar for p in content], share
         assert labels[content.index(max(content))] == "l"  # its most probable content label
-    assert fallback(["o", "p", "o", "o"], marginals) is None  # the path kept a block
+    assert fallback(["o", "p", "o", "o"], marginals, 0.0, 0.5) is None  # the path kept a block
 
 
 def test_a_block_at_the_cap_is_kept_whatever_the_share():
     marginals = [{"o": 0.4, "p": 0.6}, {"o": 0.45, "p": 0.55}, {"o": 0.9, "p": 0.1}]
-    assert fallback(["o"] * 3, marginals, 1.0) == ["p", "p", "o"]
+    assert fallback(["o"] * 3, marginals, 1.0, 0.5) == ["p", "p", "o"]
 
 
 def test_a_configs_fallback_share_decides_what_a_page_that_falls_back_keeps(dropping_model, tmp_path):
@@ -92,11 +92,12 @@ def test_a_configs_fallback_share_decides_what_a_page_that_falls_back_keeps(drop
     assert result.fallback
     # The fallback weighs the CRF's own probabilities, before calibration.
     content = content_probabilities(result.marginals)
-    bar = min(0.3 * max(content), FALLBACK_CAP)
+    bar = min(0.3 * max(content), cleaner.config.fallback_cap)
     assert [lab != "o" for lab in result.labels] == [p >= bar for p in content]
     assert 0 < sum(lab != "o" for lab in result.labels) < len(result.labels)
 
 
+@pytest.mark.shipped_model
 @pytest.mark.parametrize("config", shipped_configs())
 def test_a_page_whose_content_the_crf_keeps_is_left_alone(config):
     # CleanEval 36, news paragraphs: every config keeps some of them.
@@ -108,7 +109,7 @@ def test_a_page_whose_content_the_crf_keeps_is_left_alone(config):
     # a second pass may still drop some after.
     best = cleaner.model.best_labels(result.scores)
     decoded, fallback = decode(best, result.marginals, cleaner.config.keep_above,
-                               cleaner.config.fallback_share)
+                               cleaner.config.fallback_share, cleaner.config.fallback_cap)
     assert not fallback
     assert all(lab == b for lab, b in zip(decoded, best) if b != "o")
     assert json.loads(result.jsonl())["fallback"] is False

@@ -1,4 +1,4 @@
-"""A config's `second-pass:` key (victor/second_pass/settings.py): read once
+"""A config's `second-pass:` key (victor/config/second_pass.py): read once
 with the config, refused in one line naming the config file when a value is
 wrong, and LightGBM needed only by a model that has trees; a model's trees
 file that is no LightGBM model is one line too."""
@@ -75,8 +75,7 @@ def test_a_config_without_the_key_or_with_null_has_no_second_pass(tmp_path) -> N
 
 
 @pytest.mark.parametrize("text, why", [
-    ("second-pass: [0.35, 0.3]", "must be a mapping of the second pass's bars and training "
-                                 "settings (victor/second_pass/settings.py), or null, not list"),
+    ("second-pass: [0.35, 0.3]", "must be a mapping, or null, not list"),
     ("second-pass:\n  keep: 1.5\n  add: 0.3\n", "'keep' must be a probability between 0 and 1"),
     ("second-pass:\n  keep: 0.35\n  add: yes\n", "'add' must be a probability between 0 and 1"),
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  lowest-page-bar: 0.32\n",
@@ -106,7 +105,7 @@ def test_a_config_without_the_key_or_with_null_has_no_second_pass(tmp_path) -> N
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  trees: {objective: binary, seed: 3}\n",
      "'trees': each booster's seed is its number; set 'seeds' instead"),
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  favor: 0.6\n",
-     "'favor' must map precision and recall to probabilities"),
+     "'favor': must be a mapping of precision and recall to probabilities"),
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  favor: {speed: 0.6}\n",
      "'favor': unknown setting 'speed'; known: precision, recall"),
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  favor: {recall: -1}\n",

@@ -29,6 +29,7 @@ from victor.output import DEFAULT_FORMAT, Rendering
 from victor.decoding.calibration import content_probabilities
 from victor.columns import Columns
 from victor.config import DEFAULT_CONFIG, Config, load_config
+from victor.settings import FAVOR, default
 from victor.errors import EMPTY_PAGE, NO_TEXT, OtherLanguage, VictorError, about
 from victor.output.language import identify, parse_languages
 from victor.labels import CONTENT, LABELS, OTHER
@@ -220,8 +221,8 @@ class Cleaner:
         if threshold is not None and not 0.0 <= threshold <= 1.0:
             raise VictorError(f"threshold {threshold:g}: must lie between 0 and 1 "
                               "(a probability that a block is content)")
-        if favor is not None and favor not in decoding.FAVOR_BARS:
-            raise VictorError(f"favor {favor!r}: choose one of {', '.join(decoding.FAVOR_BARS)}")
+        if favor is not None and favor not in FAVOR:
+            raise VictorError(f"favor {favor!r}: choose one of {', '.join(FAVOR)}")
         if comments is not None and comments not in COMMENTS:
             raise VictorError(f"comments {comments!r}: choose one of {', '.join(COMMENTS)}")
         named = None
@@ -340,12 +341,15 @@ class Cleaner:
             # config on a forum, whose posts stand in comment sections): a
             # shipped config never leaves such a page empty. Its comment
             # sections come back, and failing that the page's most probable
-            # content, as where the CRF keeps none (decoding.floor).
+            # content, as where the CRF keeps none (decoding.fallback), at the
+            # table's default share (victor/settings.py).
             kept = decide(with_comments(self.deciding, "keep"))
             if CONTENT.intersection(kept.labels):
                 decided = kept
-            elif (floor := decoding.floor([OTHER] * len(page.blocks), result.marginals)):
-                decided = decoding.Decision(floor, True, decided.second)
+            elif (fallen := decoding.fallback([OTHER] * len(page.blocks), result.marginals,
+                                              default("fallback-share"),
+                                              self.deciding.fallback_cap)):
+                decided = decoding.Decision(fallen, True, decided.second)
         result.labels, result.fallback, result.second = (decided.labels, decided.fallback,
                                                          decided.second)
         if page.unseen:

@@ -132,8 +132,8 @@ def load(name_or_path: str | os.PathLike, resave: Config | None = None) -> Train
     decoding = record["recipe"].get("decoding")
     old = unknown_keys(decoding) if isinstance(decoding, dict) else []
     if old and resave is None:
-        raise VictorError(f"{record_path}: its decoding names {', '.join(old)}, keys of an "
-                          "earlier Victor; re-save it with its config's keys: victor learn "
+        raise VictorError(f"{record_path}: its decoding is an earlier Victor's "
+                          f"({', '.join(old)}); re-save it with its config's keys: victor learn "
                           f"--config CONFIG --from-model {folder} -o NEW_FOLDER")
     if old:
         record["recipe"]["decoding"] = with_known_keys(decoding, resave)

@@ -16,7 +16,7 @@ from victor.batch import inputs, manifest, workers
 from victor.batch.timeout import DEFAULT_TIMEOUT
 from victor.cli.common import _CONFIG_HELP, CLOSED_PIPE, INTERRUPTED, _absolute, fail
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, resolve
-from victor.decoding import FAVOR_BARS
+from victor.settings import BY_KEY, FAVOR
 from victor.errors import VictorError
 from victor.output import Rendering
 
@@ -250,9 +250,11 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--language", metavar="CODES",
                     help="keep only pages whose cleaned text is in one of these languages "
                          "(ISO 639 codes, as en or en,de); the others are skipped, not failed")
-    ap.add_argument("--favor", choices=tuple(FAVOR_BARS),
+    ap.add_argument("--favor", choices=FAVOR,
                     help="keep less (precision) or more (recall) around what the model is "
-                         "sure of (docs/notes/second-pass.md, \"--favor on the trees\")")
+                         f"sure of; the config's key favor: {BY_KEY['favor'].meaning}; "
+                         "second-pass.favor: " + BY_KEY["second-pass.favor"].meaning +
+                         " (docs/settings.md)")
     ap.add_argument("--comments", choices=("keep", "drop"),
                     help="readers' comment sections: keep them on every page, or drop them "
                          "from articles (a forum's posts stay); default: by the page's type")

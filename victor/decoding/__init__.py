@@ -5,13 +5,11 @@ order; the steps live in the modules it names."""
 from victor.decoding.bars import bars, decided_again, page_bar, relabel
 from victor.decoding.decision import Decision, Trees, decide, expected_f1, widened
 from victor.decoding.page_layout import SECTIONS, Layout, layout, without_sections
-from victor.decoding.units import (REPEAT_BLOCKS, REPEAT_WORDS, bridge, drop_repeats, whole,
-                                   whole_boxes)
-from victor.decoding.widening import (FAVOR_BARS, FALLBACK_CAP, FALLBACK_SHARE, above_threshold,
-                                      content_label, decode, favored, fallback, keep_likely)
+from victor.decoding.units import bridge, drop_repeats, whole, whole_boxes
+from victor.decoding.widening import (above_threshold, content_label, decode, fallback, favored,
+                                      keep_likely)
 
-__all__ = ["FAVOR_BARS", "FALLBACK_CAP", "FALLBACK_SHARE", "REPEAT_BLOCKS", "REPEAT_WORDS", "SECTIONS",
-           "Decision", "Layout", "Trees", "above_threshold", "bars", "bridge", "content_label",
+__all__ = ["SECTIONS", "Decision", "Layout", "Trees", "above_threshold", "bars", "bridge", "content_label",
            "decide", "decided_again", "decode", "drop_repeats", "expected_f1", "fallback", "favored",
            "keep_likely", "layout", "page_bar", "relabel", "whole", "whole_boxes", "widened",
            "without_sections"]

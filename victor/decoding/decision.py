@@ -68,7 +68,8 @@ def widened(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
     tables and lists kept whole. These are the labels the second pass's
     trees read, in the cleaner and when they are trained
     (victor.training.second_pass), so they have a name of their own."""
-    labels, fallback = decode(path, marginals, config.keep_above, config.fallback_share)
+    labels, fallback = decode(path, marginals, config.keep_above, config.fallback_share,
+                              config.fallback_cap)
     return whole(texts, labels, content_probabilities(marginals), found.units,
                  config.unit_bar, found.lists, config.list_bar), fallback
 
@@ -108,7 +109,7 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
             favor = None
     calibrated = (content_probabilities(marginals, temperature)
                   if favor is not None or threshold is not None else raw_content)
-    labels = favored(labels, marginals, calibrated, favor)
+    labels = favored(labels, marginals, calibrated, favor, config.favor)
     labels = whole(texts, labels, raw_content, found.units, config.unit_bar,
                    found.lists, config.list_bar)
     labels = whole_boxes(texts, labels, marginals, found.boxes, config.line_share,
@@ -117,7 +118,8 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
         labels = without_sections(labels, found.sections, second, page_type)
     if threshold is not None:  # the user's own cut, block by block, as asked
         labels = above_threshold(labels, calibrated, threshold)
-    labels = drop_repeats(texts, labels, config.repeat_words)
+    labels = drop_repeats(texts, labels, config.repeat_words, config.repeat_blocks,
+                          config.repeat_block_words)
     if bridged:
         labels = bridge(texts, found.boxes, labels)
     return Decision(labels, fallback, q)

@@ -57,20 +57,15 @@ def _decided(texts: Sequence[str], labels: Sequence[str], raw_content: Sequence[
     return out
 
 
-# A repeated run must hold at least this many kept blocks of REPEAT_WORDS
-# words or more, so that a quoted post or a repeated caption stays; and
-# shorter blocks count for nothing, as a code listing's line numbers and
-# closing braces repeat on any page of code. On the held-out labels, runs
-# of 3 to 8 blocks did alike at 200 words (docs/output.md, "Text given
-# twice").
-REPEAT_BLOCKS = 5
-REPEAT_WORDS = 3
-
-
-def drop_repeats(texts: Sequence[str], labels: Sequence[str], words: int | None) -> list[str]:
+def drop_repeats(texts: Sequence[str], labels: Sequence[str], words: int | None,
+                 blocks: int, block_words: int) -> list[str]:
     """The labels with each run of kept blocks that only repeat earlier
-    kept text, word for word, dropped when its blocks of REPEAT_WORDS or
-    more hold at least `words` words and number REPEAT_BLOCKS or more;
+    kept text, word for word, dropped when its blocks of `block_words` or
+    more hold at least `words` words and number `blocks` or more (the
+    config's `repeat-words`, `repeat-blocks`, `repeat-block-words`), so
+    that a quoted post or a repeated caption stays, and a code listing's
+    line numbers and closing braces, which repeat on any page of code,
+    count for nothing;
     blocks dropped between them do not break a run. Such a run is the
     page's layout, not what it says (a hidden tab, a mobile or print copy
     of the article), and each collection's gold has it once; a single
@@ -89,11 +84,11 @@ def drop_repeats(texts: Sequence[str], labels: Sequence[str], words: int | None)
         if said is not None and said in seen:
             run.append(i)
             n = said.count(" ") + 1
-            if n >= REPEAT_WORDS:
+            if n >= block_words:
                 run_words += n
                 run_blocks += 1
             continue
-        if run_words >= words and run_blocks >= REPEAT_BLOCKS:
+        if run_words >= words and run_blocks >= blocks:
             for j in run:
                 out[j] = OTHER
         run, run_words, run_blocks = [], 0, 0

@@ -10,19 +10,6 @@ from typing import Mapping, Sequence
 from victor.decoding.calibration import content_probabilities
 from victor.labels import OTHER
 
-# The fallback (see `fallback`): when the CRF labels no block of a page as
-# content, the blocks whose content probability reaches a share of the
-# page's highest are kept (the config's `fallback-share`, FALLBACK_SHARE when it
-# names none), and any block at FALLBACK_CAP or above. On pages neither
-# the article nor the cleaneval model saw, every share did better than no
-# fallback and 0 did best: keeping every block of such a page
-# (docs/robustness.md). A model that has seen pages
-# like the page hesitates less blindly, and its site-grouped folds chose a
-# share above 0 (docs/notes/general.md, "Decoding").
-FALLBACK_SHARE = 0.0
-FALLBACK_CAP = 0.5
-
-
 def content_label(marginal: Mapping[str, float], after_content: bool) -> str:
     """What a block kept against the best path is kept as: its most
     probable label but o, so that a heading stays a heading and a list item
@@ -44,9 +31,16 @@ def _kept(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
 
 
 def fallback(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
-          share: float = FALLBACK_SHARE, cap: float = FALLBACK_CAP) -> list[str] | None:
+             share: float, cap: float) -> list[str] | None:
     """Labels that keep the page's most probable content when the CRF keeps
-    none of it; None when it keeps some, or the page has no block.
+    none of it; None when it keeps some, or the page has no block: the
+    blocks whose content probability reaches `share` of the page's highest
+    (the config's `fallback-share`), and any at `cap` or above
+    (`fallback-cap`). On pages neither the article nor the cleaneval model
+    saw, every share did better than no fallback and 0 did best, keeping
+    every block of such a page (docs/robustness.md); a model that has seen
+    pages like the page hesitates less blindly, and its site-grouped folds
+    chose a share above 0 (docs/general.md, "Decoding").
 
     On a page unlike its training pages a model hesitates: every block's
     content probability (1 - P(o)) stays under one half, so Viterbi labels
@@ -74,13 +68,14 @@ def keep_likely(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
 
 
 def decode(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
-           keep_above: float | None, fallback_share: float = FALLBACK_SHARE) -> tuple[list[str], bool]:
+           keep_above: float | None, fallback_share: float,
+           fallback_cap: float) -> tuple[list[str], bool]:
     """The labels a page is cleaned with, and whether they are the fallback's
     (the path kept nothing, which a corpus builder may want to know: the
     jsonl record's `fallback`). `keep_above` None keeps the path as it
     is, for a config of a user's that has none; `fallback_share` is the
-    config's `fallback-share`."""
-    fallen = fallback(labels, marginals, fallback_share)
+    config's `fallback-share` and `fallback-cap`."""
+    fallen = fallback(labels, marginals, fallback_share, fallback_cap)
     if fallen is not None:
         return fallen, True
     if keep_above is None:
@@ -88,24 +83,18 @@ def decode(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
     return keep_likely(labels, marginals, keep_above), False
 
 
-# What `--favor` moves the labels by where the config's second pass names
-# no bars of its own for it (a config without a second pass, such as
-# cleaneval; victor/second_pass/settings.py), on the calibrated content
-# probability (the one the jsonl record shows): `precision` drops content
-# blocks under its bar, `recall` keeps blocks at or above its bar that the
-# decoding dropped. Chosen on the general config's held-out labels of the
-# site folds over every page; what each moves is in docs/notes/output.md,
-# "Precision or recall".
-FAVOR_BARS = {"precision": 0.5, "recall": 0.3}
-
-
 def favored(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
-            calibrated: Sequence[float], favor: str | None) -> list[str]:
-    """The labels moved toward precision or recall (`FAVOR_BARS`), on the
-    calibrated content probability. None leaves them as they are."""
+            calibrated: Sequence[float], favor: str | None,
+            bars: Mapping[str, float]) -> list[str]:
+    """The labels moved toward precision or recall by `favor`'s bar of
+    `bars` (the config's `favor`, where its second pass names no bar of
+    its own for it), on the calibrated content probability, the one the
+    jsonl record shows: precision drops content blocks under the bar,
+    recall keeps the blocks at or above it that the decoding dropped.
+    None leaves them as they are."""
     if favor is None:
         return list(labels)
-    bar = FAVOR_BARS[favor]
+    bar = bars[favor]
     if favor == "precision":
         return above_threshold(labels, calibrated, bar)
     return _kept(labels, marginals,

@@ -14,17 +14,19 @@ from __future__ import annotations
 
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from victor.columns import Columns
-from victor.config import Config
 from victor.features.context import BINARY, COUNT, RATIO, Context
 from victor.features.discretise import Labeller
 from victor.features.registry import FAMILIES, FEATURE_NAMES, KINDS
 from victor.features.selection import select_features
 from victor.reading.page import Page
+
+if TYPE_CHECKING:  # for type hints only: a stage imported alone loads no config
+    from victor.config import Config
 
 __all__ = ["FAMILIES", "FEATURE_NAMES", "KINDS", "Columns", "columns", "compute",
            "select_features", "table"]

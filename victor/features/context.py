@@ -10,18 +10,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from victor.reading.blocks import Block
-from victor.config import Config
 from victor.reading.page import Page
 from victor.reading.parser import Element
 
 from victor.compiled import twin
 from victor.features.tags import BLOCK_LEVEL, CONTAINERS
 from victor.reading.text import TextStats, text_stats, words
+
+if TYPE_CHECKING:  # for type hints only: a stage imported alone loads no config
+    from victor.config import Config
 
 # What a family's raw column holds, which says how it is discretised.
 BINARY = "binary"  # 0/1

@@ -11,13 +11,15 @@ cannot bring back one left out.
 from __future__ import annotations
 
 import difflib
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from victor.config import Config
 from victor.errors import VictorError
 from victor.features.context import COUNT, RATIO
 from victor.features.registry import FEATURE_NAMES, KINDS, REGEXP_NAMES
 from victor.wildcards import expand, matches
+
+if TYPE_CHECKING:  # for type hints only: a stage imported alone loads no config
+    from victor.config import Config
 
 
 def select_features(config: Config, disabled: Sequence[str] = ()) -> tuple[str, ...]:

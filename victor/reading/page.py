@@ -5,14 +5,17 @@ from __future__ import annotations
 import reprlib
 from collections import Counter
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
 from victor.reading.blocks import Block, split_blocks
-from victor.config import Config
 from victor.reading.metadata import PageMeta, read_meta
 from victor.reading.preclean import preclean
 from victor.reading.unseen import hidden_classes, unseen_blocks
 from victor.reading.parser import Element, FlatTree, flatten, parse, unflatten
+
+if TYPE_CHECKING:  # for type hints only: a stage imported alone loads no config
+    from victor.config import Config
 
 
 @dataclass(slots=True)

@@ -16,6 +16,7 @@ from typing import Callable, Union
 
 from victor.compiled import twin
 from victor.reading.encoding import decode, drop_controls, sniff
+from victor.settings import default
 from victor.errors import VictorError, about
 from victor.reading.depth import MAX_DEPTH, limit_depth
 from victor.reading.swallowed import recover_swallowed
@@ -239,7 +240,7 @@ PARSERS: dict[str, Callable[[str], Element]] = {
     "lxml": _from_lxml,
     "html5lib": _from_html5lib,
 }
-DEFAULT_PARSER = "lexbor"
+DEFAULT_PARSER = default("parser")  # the one table of settings (victor/settings.py)
 
 
 def parse(data: bytes | str, parser: str = DEFAULT_PARSER, declared: str | None = None,

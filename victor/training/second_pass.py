@@ -10,7 +10,7 @@ not see the page). Each page is read again here as the cleaner reads it
 fold's prediction block for block.
 
 The boosters' settings are the recipe's (the config's `second-pass:` key,
-victor/second_pass/settings.py): rounds, seeds (the boosters' probabilities
+victor/config/second_pass.py): rounds, seeds (the boosters' probabilities
 are averaged), the first-pass columns left out, LightGBM's parameters.
 Blocks are weighted by their words, as word F1 counts them.
 """

@@ -1,0 +1,206 @@
+"""The one table of settings: every key a config may hold, declared once
+with its kind (which gives its type and range), its default, a line of
+meaning and the stage that reads it. Config loading checks a file against
+it (victor/config/loading.py), the model's recipe records what it lists
+(victor/config/recipe.py), the second pass's settings take their keys from
+it (victor/config/second_pass.py), `--favor` its choices, and
+docs/settings.md its table (`markdown`, held to the page by a test).
+
+Keys under `second-pass` are named `second-pass.KEY`. A default of None
+is a key that is off unless given; the keys of group "decoding" and
+"second-pass" are what cleaning follows, and a model records every one of
+them that is on, so that a model cleans as it was made whatever later
+defaults say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+# kind: (the Python types a value may have, what the error message calls it)
+KINDS: dict[str, tuple[tuple[type, ...], str]] = {
+    "probability": ((int, float), "a probability between 0 and 1"),
+    "share": ((int, float), "a share between 0 and 1"),
+    "words": ((int,), "a number of words, at least 1"),
+    "blocks": ((int,), "a number of blocks, at least 1"),
+    "count": ((int,), "a whole number, at least 1"),
+    "count0": ((int,), "a whole number, 0 or more"),
+    "margin": ((int, float), "a positive margin"),
+    "bars": ((dict,), "a mapping of precision and recall to probabilities"),
+    "name": ((str,), "a name"),
+    "path": ((str,), "a name or path"),
+    "names": ((list,), "a list of names"),
+    "mapping": ((dict,), "a mapping"),
+}
+# The `--favor` settings: each moves the labels toward one of the two.
+FAVOR = ("precision", "recall")
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str
+    kind: str
+    default: Any  # None: off unless given
+    meaning: str
+    stage: str  # the module that reads it
+    group: str  # "features", "training", "decoding", "second-pass" (cleaning) or "trees" (training)
+    null: bool = False  # whether a config may write null for "off"
+
+    @property
+    def what(self) -> str:
+        """The value's description in an error message."""
+        return KINDS[self.kind][1] + (", or null" if self.null else "")
+
+
+SETTINGS: tuple[Setting, ...] = (
+    # What a block looks like to the CRF: the model's features depend on them.
+    Setting("base", "path", None, "the config this one extends, by name or path; its "
+            "mappings add to the base's, other keys replace", "victor.config", "features"),
+    Setting("parser", "name", "lexbor", "the HTML parser (docs/parsers.md)",
+            "victor.reading.parser", "features"),
+    Setting("tag-delete", "names", None, "elements removed with their content before the "
+            "page is split into blocks (required)", "victor.reading.preclean", "features"),
+    Setting("template", "path", None, "the CRF's feature template (default: the config's "
+            "own name)", "victor.crf.template", "features"),
+    Setting("model", "path", None, "the model folder cleaning uses (default: the config's "
+            "own name)", "victor.model", "features"),
+    Setting("crf-features", "names", None, "the features the CRF sees: names or family "
+            "wildcards (required)", "victor.features.selection", "features"),
+    Setting("values", "mapping", None, "each count feature's ascending value list",
+            "victor.features.discretise", "features"),
+    Setting("scales", "mapping", None, "each share feature's number of steps",
+            "victor.features.discretise", "features"),
+    Setting("regexp", "mapping", None, "named lists of regular expressions a short block is "
+            "searched for", "victor.features.families", "features"),
+    Setting("perplexity-model", "path", None, "the n-gram language model of the perplexity "
+            "feature", "victor.perplexity", "features", null=True),
+    Setting("crf", "mapping", None, "the CRF's training parameters: c1, c2, max-iterations, "
+            "far-other-share, min-sites", "victor.crf.estimator", "training"),
+    # How the CRF's labels are decided (victor/decoding/decision.py lists the steps).
+    Setting("keep-above", "probability", None, "a block the best path drops is kept at this "
+            "content probability (the CRF's own) or more", "victor.decoding.widening",
+            "decoding", null=True),
+    Setting("fallback-share", "share", 0.0, "on a page the best path keeps nothing of, the "
+            "blocks at this share of the page's highest content probability are kept",
+            "victor.decoding.widening", "decoding"),
+    Setting("fallback-cap", "probability", 0.5, "... and any block at this content "
+            "probability or more", "victor.decoding.widening", "decoding"),
+    Setting("unit-bar", "probability", None, "a code block or data table is kept whole at "
+            "this word-weighted content probability, else dropped whole",
+            "victor.decoding.units", "decoding", null=True),
+    Setting("list-bar", "probability", None, "a list's dropped items come back at this "
+            "content probability", "victor.decoding.units", "decoding", null=True),
+    Setting("repeat-words", "words", None, "a run of kept blocks that repeats the page's "
+            "earlier kept text goes from this many words", "victor.decoding.units",
+            "decoding", null=True),
+    Setting("repeat-blocks", "blocks", 5, "... and this many blocks, so that a quoted post "
+            "or a repeated caption stays", "victor.decoding.units", "decoding"),
+    Setting("repeat-block-words", "words", 3, "... counting only blocks of this many words "
+            "or more (a listing's line numbers and braces repeat on any page of code)",
+            "victor.decoding.units", "decoding"),
+    Setting("line-share", "share", None, "a paragraph, heading, item or cell the labels keep "
+            "part of is kept whole when its kept blocks hold this share of its words, else "
+            "dropped whole", "victor.decoding.units", "decoding", null=True),
+    Setting("line-words", "words", None, "... unless it holds more words than this",
+            "victor.decoding.units", "decoding", null=True),
+    Setting("favor", "bars", {"precision": 0.5, "recall": 0.3}, "--favor's bar on the "
+            "calibrated content probability where the second pass names none: precision "
+            "drops content under it, recall keeps what is at it or above",
+            "victor.decoding.widening", "decoding"),
+    Setting("second-pass", "mapping", None, "the second pass's trees: the keys below",
+            "victor.second_pass", "second-pass", null=True),
+    # The second pass: its bars (cleaning) and how its trees are trained.
+    Setting("second-pass.keep", "probability", None, "a kept block stays at this trees' "
+            "probability or more (required)", "victor.decoding.bars", "second-pass"),
+    Setting("second-pass.add", "probability", None, "a dropped block comes back at this "
+            "or more (required)", "victor.decoding.bars", "second-pass"),
+    Setting("second-pass.lowest-page-bar", "probability", None, "a page may lower both bars "
+            "to its own, down to this", "victor.decoding.bars", "second-pass", null=True),
+    Setting("second-pass.article-bars", "mapping", None, "above, keep, add, lowest-page-bar: "
+            "the bars of a page the page-type classifier calls an article at `above` or "
+            "more", "victor.decoding.bars", "second-pass", null=True),
+    Setting("second-pass.comment-sections", "probability", None, "a comment section's blocks "
+            "go on a page that is an article at this probability or more (0: every page)",
+            "victor.decoding.page_layout", "second-pass", null=True),
+    Setting("second-pass.review-sections", "probability", None, "the same for reviews on a "
+            "product", "victor.decoding.page_layout", "second-pass", null=True),
+    Setting("second-pass.first-pass-stays", "probability", None, "a block the first pass "
+            "kept at this CRF content probability or more stays, whatever the trees say",
+            "victor.decoding.bars", "second-pass", null=True),
+    Setting("second-pass.page-type-share", "share", None, "the page-type boosters' share of "
+            "the trees' probability", "victor.second_pass.trees", "second-pass", null=True),
+    Setting("second-pass.early-stop", "margin", None, "LightGBM's prediction early-stopping "
+            "margin; null: every tree", "victor.second_pass.trees", "second-pass", null=True),
+    Setting("second-pass.early-stop-every", "count", None, "... looked at every this many "
+            "trees", "victor.second_pass.trees", "second-pass", null=True),
+    Setting("second-pass.favor", "bars", None, "--favor's bars on the trees' probability, "
+            "each both keep and add", "victor.decoding.bars", "second-pass", null=True),
+    Setting("second-pass.rounds", "count", None, "trees a booster (required)",
+            "victor.training.second_pass", "trees"),
+    Setting("second-pass.seeds", "count", None, "boosters, each of another seed, their mean "
+            "taken (required)", "victor.training.second_pass", "trees"),
+    Setting("second-pass.page-type-seeds", "count0", None, "boosters that also read the page "
+            "type's probabilities", "victor.training.second_pass", "trees", null=True),
+    Setting("second-pass.left-out", "names", None, "first-pass columns the trees do not read",
+            "victor.training.second_pass", "trees", null=True),
+    Setting("second-pass.trees", "mapping", None, "LightGBM's parameters (required)",
+            "victor.training.second_pass", "trees"),
+)
+
+BY_KEY = {s.key: s for s in SETTINGS}
+TOP_KEYS = tuple(s.key for s in SETTINGS if "." not in s.key)
+SECOND_PASS_KEYS = tuple(s.key.removeprefix("second-pass.") for s in SETTINGS
+                         if s.key.startswith("second-pass."))
+# What cleaning reads of the second pass (a model records it in its
+# decoding), and what training reads.
+SECOND_PASS_DECODING = tuple(s.key.removeprefix("second-pass.") for s in SETTINGS
+                             if s.key.startswith("second-pass.") and s.group == "second-pass")
+SECOND_PASS_TRAINING = tuple(s.key.removeprefix("second-pass.") for s in SETTINGS
+                             if s.group == "trees")
+# The top-level keys that decide the labels: a model records them.
+DECODING = tuple(s.key for s in SETTINGS if s.group == "decoding")
+
+
+def default(key: str) -> Any:
+    value = BY_KEY[key].default
+    return dict(value) if isinstance(value, dict) else value
+
+
+def bad_value(key: str, value: Any) -> str | None:
+    """Why `value` is no value of `key` (its kind's type and range), or
+    None where it is one. A mapping's or list's entries are the
+    checker's of that key."""
+    s = BY_KEY[key]
+    if value is None:
+        return None if s.null else f"must be {s.what}, not NoneType"
+    types, _ = KINDS[s.kind]
+    if isinstance(value, bool) or not isinstance(value, types):
+        return f"must be {s.what}, not {type(value).__name__}"
+    if s.kind in ("probability", "share") and not 0 <= value <= 1:
+        return f"must be {s.what}"
+    if s.kind in ("words", "blocks", "count") and value < 1:
+        return f"must be {s.what}"
+    if s.kind == "count0" and value < 0:
+        return f"must be {s.what}"
+    if s.kind == "margin" and value <= 0:
+        return f"must be {s.what}"
+    if s.kind == "bars":
+        for name, bar in value.items():
+            if name not in FAVOR:
+                return f"unknown setting {name!r}; known: {', '.join(FAVOR)}"
+            if isinstance(bar, bool) or not isinstance(bar, (int, float)) or not 0 <= bar <= 1:
+                return f"{name} must be a probability between 0 and 1"
+    return None
+
+
+def markdown() -> str:
+    """The table as docs/settings.md shows it."""
+    rows = ["| key | kind | default | meaning | read by |", "|---|---|---|---|---|"]
+    for s in SETTINGS:
+        shown = "-" if s.default is None else (
+            ", ".join(f"{k} {v}" for k, v in s.default.items()) if isinstance(s.default, dict)
+            else str(s.default))
+        kind = s.kind + (" or null" if s.null else "")
+        rows.append(f"| `{s.key}` | {kind} | {shown} | {s.meaning} | `{s.stage}` |")
+    return "\n".join(rows) + "\n"
