@@ -130,7 +130,7 @@ def test_debug_shows_the_traceback(model, tmp_path):
 def test_a_config_with_an_unknown_key(model, tmp_path):
     config = edited_config(tmp_path, "parser: lexbor", "parser: lexbor\nparsr: lxml")
     one_line_error(run("clean.py", "--config", config, "--model", model, PAGE),
-                   f"{config}: key 'parsr': unknown key; known keys: parser, .*")
+                   f"{config}: key 'parsr': unknown key; known keys: base, parser, .*")
 
 
 @pytest.mark.parametrize("old, new, key, why", [
@@ -142,7 +142,7 @@ def test_a_config_with_an_unknown_key(model, tmp_path):
     ("keep-above: 0.3", "keep-above: 1.5", "keep-above",
      "must be a probability between 0 and 1, or null"),
     ("keep-above: 0.3", "keep-above: yes", "keep-above",
-     "must be a probability between 0 and 1, or null"),
+     "must be a probability between 0 and 1, or null, not bool"),
     ("keep-above: 0.3", "keep-above: 0.3\nfallback-share: 2", "fallback-share",
      "must be a share between 0 and 1"),
     ("keep-above: 0.3", "keep-above: 0.3\nfallback-share: null", "fallback-share",

@@ -51,7 +51,7 @@ def test_without_a_second_pass_the_bars_are_on_the_calibrated_probability():
     precise = Cleaner("cleaneval", favor="precision").clean(page)
     loose = Cleaner("cleaneval", favor="recall").clean(page)
     assert kept(precise) <= kept(plain) <= kept(loose)
-    bar = plain.config.favor  # cleaneval has no second pass: its bars are these
+    bar = Cleaner("cleaneval").config.favor  # no second pass: its bars are these
     # Code blocks and data tables are decided whole afterwards, and so are
     # paragraphs (line-share): a kept block outside a unit reaches the bar,
     # or shares its paragraph with a kept block that does.

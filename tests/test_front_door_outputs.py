@@ -146,7 +146,7 @@ def test_the_command_resolves_links_against_the_address_it_is_given(dragnet, tmp
     site = tmp_path / "mirror"
     (site / "2012").mkdir(parents=True)
     (site / "2012" / "380.html").write_bytes(page.read_bytes())
-    folder = victor_command("clean", "--format", "jsonl", "--base-url", "https://blog.example.org",
+    folder = victor_command("clean", "--format", "jsonl", "--url", "https://blog.example.org",
                             "-o", "out", "mirror", cwd=tmp_path)
     assert folder.returncode == 0, folder.stderr
     record = json.loads((tmp_path / "out/2012/380.jsonl").read_text(encoding="utf-8"))

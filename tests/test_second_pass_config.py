@@ -105,7 +105,8 @@ def test_a_config_without_the_key_or_with_null_has_no_second_pass(tmp_path) -> N
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  trees: {objective: binary, seed: 3}\n",
      "'trees': each booster's seed is its number; set 'seeds' instead"),
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  favor: 0.6\n",
-     "'favor': must be a mapping of precision and recall to probabilities"),
+     "'favor': must be a mapping of precision and recall to probabilities, or null, "
+     "not float"),
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  favor: {speed: 0.6}\n",
      "'favor': unknown setting 'speed'; known: precision, recall"),
     ("second-pass:\n  keep: 0.35\n  add: 0.3\n  favor: {recall: -1}\n",
