@@ -17,9 +17,11 @@ ROOT = Path(__file__).resolve().parents[1]
 STAGES = ("reading", "features", "crf", "decoding", "page_type", "second_pass", "output")
 # What every stage may use: errors, labels, the settings' table and the
 # configs built on it, files, wildcards, the feature columns' container, the
-# boosters' C API and the collector's pause.
+# boosters' C API, the collector's pause and the switch to the compiled
+# twins (victor/compiled/__init__.py imports nothing of victor; each twin
+# is loaded through its own stage's module).
 FOUNDATION = ("errors", "labels", "settings", "config", "files", "wildcards", "columns",
-              "boosters", "collector")
+              "boosters", "collector", "compiled")
 
 
 def _top_imports(body: list[ast.stmt]) -> set[str]:
