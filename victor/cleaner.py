@@ -29,7 +29,7 @@ from victor.output import DEFAULT_FORMAT, Rendering
 from victor.decoding.calibration import content_probabilities
 from victor.columns import Columns
 from victor.config import DEFAULT_CONFIG, Config, load_config
-from victor.settings import FAVOR, default
+from victor.settings import FAVOR
 from victor.errors import EMPTY_PAGE, NO_TEXT, OtherLanguage, VictorError, about
 from victor.output.language import identify, parse_languages
 from victor.labels import CONTENT, LABELS, OTHER
@@ -223,8 +223,9 @@ class Cleaner:
                               "(a probability that a block is content)")
         if favor is not None and favor not in FAVOR:
             raise VictorError(f"favor {favor!r}: choose one of {', '.join(FAVOR)}")
-        if comments is not None and comments not in COMMENTS:
-            raise VictorError(f"comments {comments!r}: choose one of {', '.join(COMMENTS)}")
+        if comments is not None and comments not in decoding.COMMENTS:
+            raise VictorError(f"comments {comments!r}: choose one of "
+                              f"{', '.join(decoding.COMMENTS)}")
         named = None
         if config is not None or model is None:
             named = config if isinstance(config, Config) else load_config(config or DEFAULT_CONFIG)
@@ -250,9 +251,12 @@ class Cleaner:
         self.threshold = threshold
         self.favor = favor
         self.comments = comments
-        # The config the decision reads: the config's, with readers' comment
-        # sections kept or dropped as asked (`with_comments`).
-        self.deciding = with_comments(self.config, comments)
+        # Whether deciding a page asks the model's page-type classifier (its
+        # second pass's page-type boosters, article-bars, readers' sections,
+        # `comments` dropped from articles).
+        second_settings = decoding.with_comments(self.config, comments).second_pass
+        self.reads_page_type = (trained.page_type is not None and second_settings is not None
+                                and second_settings.reads_page_type)
         # "" is a mistake, not "any language": it would silently filter nothing.
         self.languages = parse_languages(language) if language is not None else ()
 
@@ -317,91 +321,23 @@ class Cleaner:
         trees = None if second is None else (
             lambda labels: second_pass.probabilities(second, columns, page.blocks,
                                                    result.marginals, labels, result.page_type))
-        # The page's type, where the model's trees or bars read it (its second
-        # pass's page-type boosters, article-bars, readers' sections): from the
+        # The page's type, where the model's trees or bars read it: from the
         # page and its blocks' path groups, before the trees are asked.
-        second_settings = self.deciding.second_pass
-        if (self.trained.page_type is not None and second_settings is not None
-                and second_settings.reads_page_type):
+        if self.reads_page_type:
             result.page_type = page_type.type_probabilities(
                 self.trained.page_type, page, second_pass.page_paths(columns, page.blocks),
                 words=columns.words)
-        found = decoding.layout(page.blocks)
+        found = decoding.layout(page.blocks, page.unseen)
         result.comment_blocks = tuple(b.id for b, section in zip(page.blocks, found.sections)
                                       if section == "comments")
-        def decide(config: Config) -> decoding.Decision:
-            return decoding.decide(result.labels, result.marginals, result.texts, found, config,
-                                   trees=trees, favor=self.favor, threshold=self.threshold,
-                                   temperature=self.model.temperature, bridged=True,
-                                   page_type=result.page_type)
-
-        decided = decide(self.deciding)
-        if self.threshold is None and not CONTENT.intersection(decided.labels):
-            # The config kept nothing of a page with text (the article
-            # config on a forum, whose posts stand in comment sections): a
-            # shipped config never leaves such a page empty. Its comment
-            # sections come back, and failing that the page's most probable
-            # content, as where the CRF keeps none (decoding.fallback), at the
-            # table's default share (victor/settings.py).
-            kept = decide(with_comments(self.deciding, "keep"))
-            if CONTENT.intersection(kept.labels):
-                decided = kept
-            elif (fallen := decoding.fallback([OTHER] * len(page.blocks), result.marginals,
-                                              default("fallback-share"),
-                                              self.deciding.fallback_cap)):
-                decided = decoding.Decision(fallen, True, decided.second)
-        result.labels, result.fallback, result.second = (decided.labels, decided.fallback,
-                                                         decided.second)
-        if page.unseen:
-            result.labels, result.unseen_share = _drop_unseen(result.labels, result.texts,
-                                                              page.unseen)
+        decided = decoding.decide(result.labels, result.marginals, result.texts, found,
+                                  self.config, trees=trees, favor=self.favor,
+                                  threshold=self.threshold, temperature=self.model.temperature,
+                                  bridged=True, page_type=result.page_type,
+                                  comments=self.comments)
+        result.labels, result.fallback, result.second, result.unseen_share = (
+            decided.labels, decided.fallback, decided.second, decided.unseen_share)
         return result
-
-
-def _drop_unseen(labels: list[str], texts: list[str],
-                 unseen: Sequence[int]) -> tuple[list[str], float]:
-    """The labels with the blocks a reader does not read (page.unseen)
-    dropped, and the share of the kept text they were. Where they were
-    all the decision kept, the labels stay: a page with text never comes
-    out empty, and its confidence says how little to trust it."""
-    dropped = [i for i in unseen if labels[i] != OTHER]
-    if not dropped:
-        return labels, 0.0
-    # By characters: a widget's JSON is one "word" of thousands of them.
-    kept = sum(len(t) for t, lab in zip(texts, labels) if lab != OTHER)
-    share = sum(len(texts[i]) for i in dropped) / kept if kept else 0.0
-    if len(dropped) == sum(lab != OTHER for lab in labels):
-        return labels, share
-    out = list(labels)
-    for i in dropped:
-        out[i] = OTHER
-    return out, share
-
-
-# `comments=` (`--comments`): readers' comment sections kept on every page,
-# or dropped from every page the page-type classifier finds likely an
-# article (a forum's posts are its content, and stay); None: as the config
-# says, by the page's type.
-COMMENTS = ("keep", "drop")
-# The article probability from which `drop` drops a comment section
-# (docs/notes/second-pass.md, "Comments and Dragnet's 0.95").
-DROP_COMMENTS_FROM = 0.7
-
-
-def with_comments(config: Config, comments: str | None) -> Config:
-    """The config with its second pass's `comment-sections` bar as the
-    user's `comments` asks: keep, none dropped; drop, from an article
-    probability of DROP_COMMENTS_FROM (or the config's lower bar). A config
-    without a second pass finds no sections and is left as it is."""
-    second = config.second_pass
-    if comments is None or second is None:
-        return config
-    if comments == "keep":
-        bar = None
-    else:
-        bar = DROP_COMMENTS_FROM if second.comment_sections is None else min(
-            second.comment_sections, DROP_COMMENTS_FROM)
-    return replace(config, second_pass=replace(second, comment_sections=bar))
 
 
 def _language_model(config: Config, selected: Sequence[str]) -> PerplexityModel | None:

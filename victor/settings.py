@@ -86,6 +86,10 @@ SETTINGS: tuple[Setting, ...] = (
             "victor.decoding.widening", "decoding"),
     Setting("fallback-cap", "probability", 0.5, "... and any block at this content "
             "probability or more", "victor.decoding.widening", "decoding"),
+    Setting("never-empty-share", "share", 0.0, "on a page of text the whole decision keeps "
+            "nothing of, even with its comment sections back, the blocks at this share of the "
+            "page's highest content probability (and any at fallback-cap) are kept",
+            "victor.decoding.decision", "decoding"),
     Setting("unit-bar", "probability", None, "a code block or data table is kept whole at "
             "this word-weighted content probability, else dropped whole",
             "victor.decoding.units", "decoding", null=True),
@@ -108,6 +112,9 @@ SETTINGS: tuple[Setting, ...] = (
             "calibrated content probability where the second pass names none: precision "
             "drops content under it, recall keeps what is at it or above",
             "victor.decoding.widening", "decoding"),
+    Setting("comments-drop", "probability", 0.7, "with --comments drop, a comment section "
+            "goes on a page that is an article at this probability or more (or at the second "
+            "pass's lower comment-sections bar)", "victor.decoding.page_layout", "decoding"),
     Setting("second-pass", "mapping", None, "the second pass's trees: the keys below",
             "victor.second_pass", "second-pass", null=True),
     # The second pass: its bars (cleaning) and how its trees are trained.

@@ -88,6 +88,7 @@ class Config:
     keep_above: float | None = default("keep-above")
     fallback_share: float = default("fallback-share")
     fallback_cap: float = default("fallback-cap")
+    never_empty_share: float = default("never-empty-share")
     unit_bar: float | None = default("unit-bar")
     list_bar: float | None = default("list-bar")
     repeat_words: int | None = default("repeat-words")
@@ -96,6 +97,7 @@ class Config:
     line_share: float | None = default("line-share")
     line_words: int | None = default("line-words")
     favor: dict[str, float] = field(default_factory=lambda: default("favor"))
+    comments_drop: float = default("comments-drop")
     second_pass: SecondPassSettings | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 

@@ -29,11 +29,23 @@ The steps, in order (each in its own module of victor.decoding):
 8. `drop_repeats` (units): a page that carries its text twice gives it once.
 9. `bridge` (units), the output's own last step: the punctuation between
    two kept pieces of one paragraph kept with them.
+10. never empty: where the steps kept nothing of a page with text and the
+   user set no threshold (the article config on a forum, whose posts
+   stand in comment sections), they run again with the comment sections
+   kept, and failing that the page's most probable content is kept
+   (`fallback` at `never-empty-share`): a shipped config never leaves such
+   a page empty.
+11. `without_unseen`: the blocks a reader does not see (Layout.unseen)
+   dropped, unless they are all that was kept; the share of the kept text
+   they were lowers the page's confidence.
+
+The user's `--comments` (`comments`) sets step 6's bar for comment
+sections before the steps run (`with_comments`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 import numpy as np
@@ -42,8 +54,8 @@ from victor.decoding.bars import decided_again
 from victor.decoding.calibration import content_probabilities
 from victor.decoding.page_layout import Layout, without_sections
 from victor.decoding.units import bridge, drop_repeats, whole, whole_boxes
-from victor.decoding.widening import above_threshold, decode, favored
-from victor.labels import OTHER
+from victor.decoding.widening import above_threshold, decode, fallback, favored
+from victor.labels import CONTENT, OTHER
 
 if TYPE_CHECKING:
     from victor.config import Config
@@ -57,6 +69,8 @@ class Decision:
     labels: list[str]
     fallback: bool
     second: np.ndarray | None = None
+    # The share of the kept text that was unseen and dropped (step 11).
+    unseen_share: float = 0.0
 
 
 Trees = Callable[[list[str]], Sequence[float]]
@@ -78,19 +92,88 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
            texts: Sequence[str], found: Layout, config: "Config", *,
            trees: Trees | None = None, favor: str | None = None,
            threshold: float | None = None, temperature: float = 1.0,
-           bridged: bool = False, page_type: Mapping[str, float] | None = None) -> Decision:
+           bridged: bool = False, page_type: Mapping[str, float] | None = None,
+           comments: str | None = None) -> Decision:
     """Every step from the CRF's best path and marginals to the labels a
     page is cleaned with, in order: the one list of them. `config` gives
     the decoding keys; `trees` turns the labels so far into the second
     pass's probabilities (required when the config has a second pass);
-    `favor` and `threshold` are the user's options, on probabilities
-    calibrated at the model's `temperature`; `bridged` adds the output's
-    own last step, which adds no word and so is left out where labels are
-    scored against a person's (half the blocks it keeps are o in theirs:
-    docs/notes/output.md, "Words run together"). `page_type` is each type's
-    probability from the model's page-type classifier (victor.page_type),
-    where it has one: the second pass's `article-bars` and readers'
-    sections read it."""
+    `favor`, `threshold` and `comments` are the user's options, the first
+    two on probabilities calibrated at the model's `temperature`;
+    `bridged` adds the output's own step, which adds no word and so is
+    left out where labels are scored against a person's (half the blocks
+    it keeps are o in theirs: docs/notes/output.md, "Words run together").
+    `page_type` is each type's probability from the model's page-type
+    classifier (victor.page_type), where it has one: the second pass's
+    `article-bars` and readers' sections read it."""
+    config = with_comments(config, comments)
+    decided = _steps(path, marginals, texts, found, config, trees, favor, threshold,
+                     temperature, bridged, page_type)
+    if threshold is None and texts and not CONTENT.intersection(decided.labels):
+        kept = _steps(path, marginals, texts, found, with_comments(config, "keep"), trees,
+                      favor, threshold, temperature, bridged, page_type)
+        if CONTENT.intersection(kept.labels):
+            decided = kept
+        elif (fallen := fallback([OTHER] * len(texts), marginals, config.never_empty_share,
+                                 config.fallback_cap)):
+            decided = Decision(fallen, True, decided.second)
+    if found.unseen:
+        decided.labels, decided.unseen_share = without_unseen(decided.labels, texts,
+                                                              found.unseen)
+    return decided
+
+
+def with_comments(config: "Config", comments: str | None) -> "Config":
+    """The config with its second pass's `comment-sections` bar as the
+    user's `comments` asks: "keep", none dropped; "drop", from the
+    config's `comments-drop` article probability (or its lower bar); None,
+    as the config says. A config without a second pass finds no sections
+    and is left as it is."""
+    second = config.second_pass
+    if comments is None or second is None:
+        return config
+    if comments not in COMMENTS:
+        raise ValueError(f"comments {comments!r}: choose one of {', '.join(COMMENTS)}")
+    if comments == "keep":
+        bar = None
+    elif second.comment_sections is None:
+        bar = config.comments_drop
+    else:
+        bar = min(second.comment_sections, config.comments_drop)
+    return replace(config, second_pass=replace(second, comment_sections=bar))
+
+
+# `comments`: readers' comment sections kept on every page, or dropped from
+# every page the page-type classifier finds likely an article (a forum's
+# posts are its content, and stay).
+COMMENTS = ("keep", "drop")
+
+
+def without_unseen(labels: list[str], texts: Sequence[str],
+                   unseen: Sequence[int]) -> tuple[list[str], float]:
+    """The labels with the blocks a reader does not read dropped, and the
+    share of the kept text they were. Where they were all the decision
+    kept, the labels stay: a page with text never comes out empty, and its
+    confidence says how little to trust it."""
+    dropped = [i for i in unseen if labels[i] != OTHER]
+    if not dropped:
+        return labels, 0.0
+    # By characters: a widget's JSON is one "word" of thousands of them.
+    kept = sum(len(t) for t, lab in zip(texts, labels) if lab != OTHER)
+    share = sum(len(texts[i]) for i in dropped) / kept if kept else 0.0
+    if len(dropped) == sum(lab != OTHER for lab in labels):
+        return labels, share
+    out = list(labels)
+    for i in dropped:
+        out[i] = OTHER
+    return out, share
+
+
+def _steps(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
+           texts: Sequence[str], found: Layout, config: "Config", trees: Trees | None,
+           favor: str | None, threshold: float | None, temperature: float, bridged: bool,
+           page_type: Mapping[str, float] | None) -> Decision:
+    """Steps 1 to 9."""
     # The CRF's own probability, before the model's calibration: the bars
     # were chosen on it. Result.content, --threshold and --favor use the
     # calibrated one.

@@ -40,12 +40,16 @@ class Layout:
     # The readers' section each block stands in, "comments", "reviews" or
     # "": the one of the outermost box that names one (`SECTIONS`).
     sections: tuple[str, ...]
+    # The blocks a reader does not see (victor.reading.unseen: hidden by the
+    # page's own style, screen-reader copies, data in a text element).
+    unseen: tuple[int, ...] = ()
 
 
-def layout(blocks: Sequence[Block]) -> Layout:
+def layout(blocks: Sequence[Block], unseen: Sequence[int] = ()) -> Layout:
+    """`unseen` is the page's (victor.reading.page.Page.unseen)."""
     boxes = [b.box for b in blocks]
     found_units, found_lists, found_sections = _in_containers(blocks)
-    return Layout(found_units, found_lists, boxes, found_sections)
+    return Layout(found_units, found_lists, boxes, found_sections, tuple(unseen))
 
 
 def _in_containers(blocks) -> tuple[list[list[int]], list[list[int]], tuple[str, ...]]:

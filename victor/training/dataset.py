@@ -29,7 +29,8 @@ class Example:
     features: list[dict[str, str]]
     gold: str  # the person's text the labels were made from (words only matter)
     group: PageGroup  # its web site and stratum, for the folds
-    # Its code blocks, tables, lists and line boxes (victor.decoding.Layout):
+    # Its code blocks, tables, lists, line boxes, sections and unseen blocks
+    # (victor.decoding.Layout):
     # the folds decide its labels as the cleaner does.
     layout: decoding.Layout = field(default_factory=lambda: decoding.Layout([], [], [], ()))
 
@@ -56,7 +57,7 @@ def load_example(anno_path: str, config: Config, lm: PerplexityModel | None = No
     group = page_group(anno_path, url, page.meta.url)
     return Example(anno_path, url, texts, labels, features.compute(page, config, lm, names),
                    gold_text(Path(anno_path), texts, labels), group,
-                   decoding.layout(page.blocks))
+                   decoding.layout(page.blocks, page.unseen))
 
 
 def load_examples(anno_paths: Sequence[str], config: Config, lm: PerplexityModel | None = None,
