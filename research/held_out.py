@@ -7,6 +7,7 @@ the site folds moves the figures").
     python3 -m research.held_out replay RUNS/seed*.pkl          # the config as shipped, each draw and their mean
     python3 -m research.held_out replay RUNS/seed*.pkl line-share=0.7 article-above=0.8
     python3 -m research.held_out replay RUNS/seed*.pkl --config article
+    python3 -m research.held_out replay RUNS/seed*.pkl --comments drop   # as victor clean --comments drop
 
 `save` runs victor.training.crossval over every annotated page with the
 site folds dealt by each seed, cross-fits the second pass's trees and the
@@ -90,13 +91,15 @@ def changed(config: Config, changes: list[str]) -> Config:
     return replace(config, second_pass=second)
 
 
-def replayed(run: dict, config: Config) -> dict[str, str]:
-    """Each page's text as `config` decides it on the run's held-out scores."""
+def replayed(run: dict, config: Config, comments: str | None = None) -> dict[str, str]:
+    """Each page's text as `config` decides it on the run's held-out scores,
+    with the user's `comments` (keep, drop or None) as `--comments` gives it."""
     texts = {}
     for p, q, kind in zip(run["predictions"], run["second"], run["page_type"]):
         blocks, found = run["layout"][p.name]
         labels = decoding.decide(p.path, p.marginals, blocks, found, config,
-                                 trees=lambda _, q=q: q, page_type=kind).labels
+                                 trees=lambda _, q=q: q, page_type=kind,
+                                 comments=comments).labels
         texts[p.name] = output.plain_text(blocks, labels)
     return texts
 
@@ -119,13 +122,14 @@ def figures(texts: dict[str, str]) -> dict[str, float]:
 _HEADLINE = ("cleaneval-dev LCS", "dragnet-train LCS", "wcxb-dev bag")
 
 
-def replay(paths: list[str], config_name: str, changes: list[str]) -> None:
+def replay(paths: list[str], config_name: str, changes: list[str],
+           comments: str | None = None) -> None:
     config = changed(load_config(config_name), changes)
     rows = []
     for path in paths:
         with open(path, "rb") as f:
             run = pickle.load(f)
-        row = figures(replayed(run, config))
+        row = figures(replayed(run, config, comments))
         # The keep rule's figure: the mean of each collection's headline measure.
         row["mean3"] = mean(row[k] for k in _HEADLINE)
         rows.append(row)
@@ -147,12 +151,13 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("replay")
     r.add_argument("given", nargs="+", metavar="RUN.pkl or KEY=VALUE")
     r.add_argument("--config", default=DEFAULT_CONFIG)
+    r.add_argument("--comments", choices=decoding.COMMENTS)
     args = ap.parse_args(argv)
     if args.command == "save":
         save(args.folder, args.fold_seeds)
     else:
         replay([g for g in args.given if "=" not in g], args.config,
-               [g for g in args.given if "=" in g])
+               [g for g in args.given if "=" in g], args.comments)
     return 0
 
 
