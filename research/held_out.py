@@ -42,7 +42,7 @@ from victor.training import crossval, dataset, second_pass
 # config key -> Config field, for replay's KEY=VALUE
 _KEYS = {"keep-above": "keep_above", "fallback-share": "fallback_share", "unit-bar": "unit_bar",
          "list-bar": "list_bar", "repeat-words": "repeat_words",
-         "line-share": "line_share", "line-words": "line_words"}
+         "line-share": "line_share", "line-words": "line_words", "comments-drop": "comments_drop"}
 # second-pass key -> SecondPassSettings field
 _SECOND = {"keep": "keep", "add": "add", "lowest-page-bar": "lowest_page_bar",
            "comment-sections": "comment_sections", "review-sections": "review_sections",

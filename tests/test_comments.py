@@ -1,5 +1,5 @@
 """Readers' comments as the user's choice (issue 64): `--comments keep`
-keeps them on every page, `drop` drops them from articles, the default
+keeps them on every page, `drop` from every page but a forum, the default
 decides by the page's type; a forum's posts stay whatever is chosen, and
 the jsonl record says which blocks were comments."""
 
@@ -60,3 +60,19 @@ def test_a_shipped_config_leaves_no_page_with_text_empty():
     every page, and so kept nothing of WCXB 0545, a forum thread."""
     result = Cleaner("article").clean(read_input(str(WCXB / "0545.html.gz")))
     assert "I don't like this new look" in result.text()
+
+
+def test_a_page_left_empty_by_drop_keeps_its_likeliest_text_outside_the_comments(cleaners):
+    """A page whose kept blocks all stood in comment sections (Dragnet R988
+    in some site folds) would come back with its comments to stay not
+    empty; with `drop` the fallback keeps its likeliest blocks outside them."""
+    from victor import decoding
+
+    page = cleaners[None].read(read_input(str(CLEANEVAL / "13.html")))
+    result = cleaners["drop"].label(page)
+    barred = [s == "comments" for s in decoding.layout(page.blocks).sections]
+    fallen = decoding.fallback([OTHER] * len(page.blocks), result.marginals, 0.03, 0.5, barred)
+    assert fallen is not None and any(lab != OTHER for lab in fallen)
+    assert all(lab == OTHER for lab, b in zip(fallen, barred) if b)
+    assert decoding.fallback([OTHER] * len(page.blocks), result.marginals, 0.03, 0.5,
+                             [True] * len(page.blocks)) is None

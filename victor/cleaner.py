@@ -255,8 +255,8 @@ class Cleaner:
         # second pass's page-type boosters, article-bars, readers' sections,
         # `comments` dropped from articles).
         second_settings = decoding.with_comments(self.config, comments).second_pass
-        self.reads_page_type = (trained.page_type is not None and second_settings is not None
-                                and second_settings.reads_page_type)
+        self.reads_page_type = trained.page_type is not None and (
+            comments == "drop" or second_settings is not None and second_settings.reads_page_type)
         # "" is a mistake, not "any language": it would silently filter nothing.
         self.languages = parse_languages(language) if language is not None else ()
 

@@ -112,9 +112,9 @@ SETTINGS: tuple[Setting, ...] = (
             "calibrated content probability where the second pass names none: precision "
             "drops content under it, recall keeps what is at it or above",
             "victor.decoding.widening", "decoding"),
-    Setting("comments-drop", "probability", 0.7, "with --comments drop, a comment section "
-            "goes on a page that is an article at this probability or more (or at the second "
-            "pass's lower comment-sections bar)", "victor.decoding.page_layout", "decoding"),
+    Setting("comments-drop", "probability", 0.3, "with --comments drop, comment sections "
+            "go from every page that is a forum at less than this probability (a forum's posts "
+            "are its content)", "victor.decoding.page_layout", "decoding"),
     Setting("second-pass", "mapping", None, "the second pass's trees: the keys below",
             "victor.second_pass", "second-pass", null=True),
     # The second pass: its bars (cleaning) and how its trees are trained.

@@ -257,7 +257,8 @@ def _clean_arguments(ap: argparse.ArgumentParser) -> None:
                          " (docs/settings.md)")
     ap.add_argument("--comments", choices=("keep", "drop"),
                     help="readers' comment sections: keep them on every page, or drop them "
-                         "from articles (a forum's posts stay); default: by the page's type")
+                         "from every page but a forum's (its posts are its content); "
+                         "default: by the page's type")
     ap.add_argument("--no-links", action="store_true",
                     help="markdown and html: a link's text without its address")
     ap.add_argument("--no-images", action="store_true",

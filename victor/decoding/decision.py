@@ -30,17 +30,19 @@ The steps, in order (each in its own module of victor.decoding):
 9. `bridge` (units), the output's own last step: the punctuation between
    two kept pieces of one paragraph kept with them.
 10. never empty: where the steps kept nothing of a page with text and the
-   user set no threshold (the article config on a forum, whose posts
-   stand in comment sections), they run again with the comment sections
-   kept, and failing that the page's most probable content is kept
-   (`fallback` at `never-empty-share`): a shipped config never leaves such
-   a page empty.
+   user set no threshold, the page's most probable content outside its
+   comment sections where the user asked for them to go (`fallback`, as
+   in step 1); else (the article config on a forum, whose posts stand in
+   comment sections) the steps again with the comment sections kept, and
+   failing that the page's most probable content (`fallback` at
+   `never-empty-share`): a shipped config never leaves such a page empty.
 11. `without_unseen`: the blocks a reader does not see (Layout.unseen)
    dropped, unless they are all that was kept; the share of the kept text
    they were lowers the page's confidence.
 
-The user's `--comments` (`comments`) sets step 6's bar for comment
-sections before the steps run (`with_comments`).
+The user's `--comments` (`comments`) moves step 6: "keep" keeps every
+comment section (`with_comments`), "drop" drops them from every page
+that is not likely a forum (`comments-drop`).
 """
 
 from __future__ import annotations
@@ -108,10 +110,16 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
     `article-bars` and readers' sections read it."""
     config = with_comments(config, comments)
     decided = _steps(path, marginals, texts, found, config, trees, favor, threshold,
-                     temperature, bridged, page_type)
+                     temperature, bridged, page_type, comments)
+    if (threshold is None and comments == "drop" and texts
+            and not CONTENT.intersection(decided.labels)
+            and (fallen := fallback([OTHER] * len(texts), marginals, config.fallback_share,
+                                    config.fallback_cap,
+                                    [s == "comments" for s in found.sections]))):
+        decided = Decision(fallen, True, decided.second)
     if threshold is None and texts and not CONTENT.intersection(decided.labels):
         kept = _steps(path, marginals, texts, found, with_comments(config, "keep"), trees,
-                      favor, threshold, temperature, bridged, page_type)
+                      favor, threshold, temperature, bridged, page_type, "keep")
         if CONTENT.intersection(kept.labels):
             decided = kept
         elif (fallen := fallback([OTHER] * len(texts), marginals, config.never_empty_share,
@@ -124,28 +132,19 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
 
 
 def with_comments(config: "Config", comments: str | None) -> "Config":
-    """The config with its second pass's `comment-sections` bar as the
-    user's `comments` asks: "keep", none dropped; "drop", from the
-    config's `comments-drop` article probability (or its lower bar); None,
-    as the config says. A config without a second pass finds no sections
-    and is left as it is."""
-    second = config.second_pass
-    if comments is None or second is None:
-        return config
-    if comments not in COMMENTS:
+    """The config with its second pass's `comment-sections` bar off where
+    the user's `comments` is "keep"; else the config as it is."""
+    if comments not in (None, *COMMENTS):
         raise ValueError(f"comments {comments!r}: choose one of {', '.join(COMMENTS)}")
-    if comments == "keep":
-        bar = None
-    elif second.comment_sections is None:
-        bar = config.comments_drop
-    else:
-        bar = min(second.comment_sections, config.comments_drop)
-    return replace(config, second_pass=replace(second, comment_sections=bar))
+    second = config.second_pass
+    if comments != "keep" or second is None:
+        return config
+    return replace(config, second_pass=replace(second, comment_sections=None))
 
 
 # `comments`: readers' comment sections kept on every page, or dropped from
-# every page the page-type classifier finds likely an article (a forum's
-# posts are its content, and stay).
+# every page the page-type classifier does not find likely a forum (a
+# forum's posts are its content, and stay).
 COMMENTS = ("keep", "drop")
 
 
@@ -172,7 +171,7 @@ def without_unseen(labels: list[str], texts: Sequence[str],
 def _steps(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
            texts: Sequence[str], found: Layout, config: "Config", trees: Trees | None,
            favor: str | None, threshold: float | None, temperature: float, bridged: bool,
-           page_type: Mapping[str, float] | None) -> Decision:
+           page_type: Mapping[str, float] | None, comments: str | None) -> Decision:
     """Steps 1 to 9."""
     # The CRF's own probability, before the model's calibration: the bars
     # were chosen on it. Result.content, --threshold and --favor use the
@@ -197,8 +196,9 @@ def _steps(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
                    found.lists, config.list_bar)
     labels = whole_boxes(texts, labels, marginals, found.boxes, config.line_share,
                          config.line_words)
-    if second is not None:
-        labels = without_sections(labels, found.sections, second, page_type)
+    if second is not None or comments == "drop":
+        labels = without_sections(labels, found.sections, second, page_type,
+                                  config.comments_drop if comments == "drop" else None)
     if threshold is not None:  # the user's own cut, block by block, as asked
         labels = above_threshold(labels, calibrated, threshold)
     labels = drop_repeats(texts, labels, config.repeat_words, config.repeat_blocks,

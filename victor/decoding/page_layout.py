@@ -120,8 +120,9 @@ def _section(attrs: Mapping[str, str]) -> str:
     return ""
 
 
-def without_sections(labels: Sequence[str], found: Sequence[str], settings: "SecondPassSettings",
-                     page_type: Mapping[str, float] | None) -> list[str]:
+def without_sections(labels: Sequence[str], found: Sequence[str],
+                     settings: "SecondPassSettings | None", page_type: Mapping[str, float] | None,
+                     forum_below: float | None = None) -> list[str]:
     """The labels with every block of a readers' section dropped where the
     page is of the type it does not belong to: comments on an article,
     reviews on a product, at the type's probability (the page-type
@@ -130,12 +131,17 @@ def without_sections(labels: Sequence[str], found: Sequence[str], settings: "Sec
     page of their own, and the trees keep both (they read like
     paragraphs): most of what the default config kept beyond Dragnet's
     article gold, and of WCXB's products (docs/notes/second-pass.md, "Readers'
-    sections")."""
+    sections"). With `forum_below` (the user's `--comments drop`, at the
+    config's `comments-drop`), comments go from every page that is a forum
+    at less than that probability, or from every page where no classifier
+    tells: a forum's posts stay its content."""
     gone = set()
     for name, (kind, key) in SECTIONS.items():
-        at = getattr(settings, key)
+        at = None if settings is None else getattr(settings, key)
         if at is not None and (at == 0 or page_type is not None and page_type[kind] >= at):
             gone.add(name)
+    if forum_below is not None and (page_type is None or page_type["forum"] < forum_below):
+        gone.add("comments")
     if not gone or not found:
         return list(labels)
     return [OTHER if section in gone else label for label, section in zip(labels, found)]

@@ -31,7 +31,7 @@ def _kept(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
 
 
 def fallback(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
-             share: float, cap: float) -> list[str] | None:
+             share: float, cap: float, barred: Sequence[bool] = ()) -> list[str] | None:
     """Labels that keep the page's most probable content when the CRF keeps
     none of it; None when it keeps some, or the page has no block: the
     blocks whose content probability reaches `share` of the page's highest
@@ -52,8 +52,13 @@ def fallback(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
     if not marginals or any(lab != OTHER for lab in labels):
         return None
     raw_content = content_probabilities(marginals)
+    if barred:  # blocks the user asked to leave out (`--comments drop`) are no candidates
+        raw_content = [0.0 if b else p for p, b in zip(raw_content, barred)]
+        if not any(raw_content):
+            return None
     bar = min(share * max(raw_content), cap)
-    return _kept([OTHER] * len(marginals), marginals, [p >= bar for p in raw_content])
+    return _kept([OTHER] * len(marginals), marginals,
+                 [p >= bar and not (barred and barred[i]) for i, p in enumerate(raw_content)])
 
 
 def keep_likely(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
