@@ -33,7 +33,7 @@ from dataclasses import replace
 from pathlib import Path
 from statistics import mean
 
-from benchmarks.quality.running import COLLECTIONS, pages_of
+from benchmarks.quality.running import COLLECTIONS, ROOT, pages_of
 from benchmarks.quality.scoring import score
 from victor import decoding, output
 from victor.config import DEFAULT_CONFIG, Config, load_config
@@ -93,15 +93,23 @@ def changed(config: Config, changes: list[str]) -> Config:
 
 def replayed(run: dict, config: Config, comments: str | None = None) -> dict[str, str]:
     """Each page's text as `config` decides it on the run's held-out scores,
-    with the user's `comments` (keep, drop or None) as `--comments` gives it."""
+    with the user's `comments` (keep, drop or None) as `--comments` gives it,
+    by the page's annotation in this checkout (a run saved in another
+    checkout of the same data replays here)."""
     texts = {}
     for p, q, kind in zip(run["predictions"], run["second"], run["page_type"]):
         blocks, found = run["layout"][p.name]
         labels = decoding.decide(p.path, p.marginals, blocks, found, config,
                                  trees=lambda _, q=q: q, page_type=kind,
                                  comments=comments).labels
-        texts[p.name] = output.plain_text(blocks, labels)
+        texts[_here(p.name)] = output.plain_text(blocks, labels)
     return texts
+
+
+def _here(name: str) -> str:
+    """An annotation's path in this checkout: its path from `data/` on."""
+    at = name.rfind("/data/")
+    return name if at < 0 else str(ROOT / name[at + 1:])
 
 
 def figures(texts: dict[str, str]) -> dict[str, float]:
