@@ -18,7 +18,7 @@ STAGES = ("reading", "features", "crf", "decoding", "page_type", "second_pass", 
 # What every stage may use: errors, labels, the settings' table and the
 # configs built on it, files, wildcards, the feature columns' container, the
 # boosters' C API, the collector's pause and the switch to the compiled
-# twins (victor/compiled/__init__.py imports nothing of victor; each twin
+# twins (victor/compiled/switch.py imports nothing of victor; each twin
 # is loaded through its own stage's module).
 FOUNDATION = ("errors", "labels", "settings", "config", "files", "wildcards", "columns",
               "boosters", "collector", "compiled")

@@ -244,3 +244,11 @@ def cleaneval_segments(tree: Element) -> list[tuple[str, str]]:
     return [(line.kind, part) for line in layout_lines(tree)
             for part in (line.text.split("\n") if "\n" in line.text else (line.text,))
             if part.strip()]
+
+
+def cleaneval(url: str, segs: list[tuple[str, str]]) -> str:
+    """The CleanEval shared task's format: a `URL:` line, then one segment a
+    line with its `<p>`, `<h>` or `<l>` marker."""
+    lines = [f"URL: {url}"]
+    lines.extend(f"<{kind}>{line}" for kind, line in segs)
+    return "\n".join(lines) + "\n"
