@@ -1,4 +1,4 @@
-"""Model folders for tests (victor/model.py): a shipped model's record
+"""Model folders for tests (victor/model/): a shipped model's record
 copied into tmp_path with some of its files replaced, the others named
 where they are, so that no test copies megabytes or writes in the clone."""
 

@@ -11,7 +11,7 @@ to or replace the base's entries, any other key replaces the base's.
 A config is a recipe: `victor learn` reads it to train a model, and the
 model records it (`recipe`). At cleaning time a config names its model
 (`model:`, by default the shipped one of its own name), and the model's
-record is what cleaning follows (victor/model.py): a config whose keys
+record is what cleaning follows (victor/model/): a config whose keys
 differ from the record of the model it names is refused, never half
 applied.
 
@@ -78,7 +78,7 @@ class Config:
     parser: str
     tag_delete: frozenset[str]
     template: Path
-    model: Path  # the model folder (victor/model.py)
+    model: Path  # the model folder (victor/model/)
     crf_features: tuple[str, ...]
     values: dict[str, tuple[float, ...]]
     scales: dict[str, int]

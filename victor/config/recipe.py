@@ -1,4 +1,4 @@
-"""What a model records of its config (its recipe, victor/model.py): the
+"""What a model records of its config (its recipe, victor/model/): the
 features' settings, the template's hash, the CRF's training parameters,
 the decoding keys of the one table (victor/settings.py) and how the second
 pass's trees are trained. A config given with a model must agree with its
@@ -45,7 +45,7 @@ def with_known_keys(decoding: dict[str, Any], config: Config) -> dict[str, Any]:
 
 def settings(config: Config) -> dict[str, Any]:
     """What a model's features depend on, resolved from the config: a model
-    records it (`recipe`, victor/model.py), and cleaning with a config whose
+    records it (`recipe`, victor/model/), and cleaning with a config whose
     settings differ is refused, since the same feature names would then
     carry other values than the model learnt. Comments and
     layout of the YAML file do not count; the CRF's own parameters and the
@@ -92,7 +92,7 @@ def crf_params(params: dict[str, Any]) -> dict[str, Any]:
 
 def recipe(config: Config, params: dict[str, Any] | None = None) -> dict[str, Any]:
     """Everything a model is made from that its config says, grouped as
-    the model records it (victor/model.py): the features' settings, the
+    the model records it (victor/model/): the features' settings, the
     template's hash, the CRF's training parameters (`params` where learn's
     command line changed the config's), the decoding, and how the second
     pass's trees are trained. A config given with a model must agree with

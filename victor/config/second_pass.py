@@ -4,7 +4,7 @@
 config file rather than a traceback on the first page. It holds the second
 pass's every setting: the bars the decision cuts the trees' probability at
 (cleaning), and how `victor learn` trains the trees (training). The trees
-themselves are a file of the model folder (victor/model.py), which records
+themselves are a file of the model folder (victor/model/), which records
 these settings beside them.
 
     second-pass:

@@ -4,7 +4,7 @@ A CRF saved alone (CRF.save) travels as two files: crfsuite's MODEL and
 MODEL.json beside it, which says what it was trained with (template,
 config, settings) and the size and hash of MODEL, so that a truncated or
 swapped file is refused rather than silently misread. In a model folder
-(victor/model.py) its metadata is the folder's record's `crf`, and the
+(victor/model/) its metadata is the folder's record's `crf`, and the
 record gives the file's size and hash (`opened`)."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ says it is (its address's words, og:type, the schema.org types it
 declares: victor.reading.metadata) and from its shape (counts of its
 elements, its words, links, prices, dates, its blocks' repeated paths).
 The classifier is a LightGBM multiclass booster, a part of the model
-(`page-type.lgbm`, victor/model.py) that `victor learn` trains on the
+(`page-type.lgbm`, victor/model/) that `victor learn` trains on the
 pages whose NAME.json gives a `page_type` (victor/training/page_type.py).
 
     model = load(text, source)                 # once, with the model

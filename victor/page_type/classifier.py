@@ -33,7 +33,7 @@ class PageTypeModel:
 
 def load(text: str, source: str) -> PageTypeModel:
     """The classifier of a model file's `text` (checked against its
-    recorded size and hash already: victor/model.py); a one-line
+    recorded size and hash already: victor/model/); a one-line
     VictorError naming `source` when LightGBM is missing, the text is no
     LightGBM model, or it reads other signals or types than these."""
     try:

@@ -12,7 +12,7 @@ on every collection, on pages of sites neither pass saw (docs/notes/second-pass.
 
 The stage is plain functions over a page's first-pass Result:
 
-    second = load(text, settings, source)           # once, with the model (victor/model.py)
+    second = load(text, settings, source)           # once, with the model (victor/model/)
     q = probabilities(second, columns, blocks, marginals, labels, page_type)   # P(content)
 
 and the bars that decide on `q` are the decision's (victor.decoding.decide).
@@ -79,7 +79,7 @@ def predict_options(settings: SecondPassSettings) -> dict[str, Any]:
 
 def load(text: str, settings: SecondPassSettings, source: str) -> SecondPass:
     """A second pass of the trees of a model file's `text` (checked against
-    its recorded size and hash already: victor/model.py) and the model's
+    its recorded size and hash already: victor/model/) and the model's
     settings; a one-line VictorError naming `source` when LightGBM is
     missing, the text is no LightGBM model, or its features are not the
     ones this stage computes."""
