@@ -17,7 +17,7 @@ from victor import features
 from victor.config import load_config
 from victor.crf import expand, load_model, load_template, parse_template, train
 from victor.model import load as load_folder
-from victor.crf.tagger import viterbi
+from victor.crf.chain import viterbi
 from victor.errors import VictorError
 from victor.batch.inputs import read_input
 from victor.reading.page import read_page

@@ -7,7 +7,9 @@ makes of the blocks' features.
     estimator.py  CRF, sklearn-crfsuite's with Victor's expansion, cutoff and
                   sampling in fit; predict, predict_marginals, save, load
     modelfile.py  a reader for crfsuite's binary model file
-    tagger.py     Viterbi and forward-backward with numpy on its weights
+    tagger.py     a page's scores by label with numpy on its weights
+    weight_table.py  the weight vectors the tagger adds up, kept across pages
+    chain.py      Viterbi and forward-backward over the scores
     model.py      a trained Model, and the checks a model file passes
 
 crfsuite trains; tagging runs on the model's weights with numpy, which

@@ -1,5 +1,6 @@
-"""Tagging with numpy on a model's weights: Viterbi for the labels,
-forward-backward for the marginals.
+"""Tagging with numpy on a model's weights: each block's score for each
+label, then Viterbi for the labels and forward-backward for the marginals
+(chain.py).
 
 crfsuite's own tagger must be handed every attribute string of every
 block, some 235 a block with the cleaneval template, and building and
@@ -20,9 +21,11 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from victor.crf.chain import forward_backward, viterbi
 from victor.crf.expansion import Expander, Layout, Memo, constant_span
 from victor.crf.modelfile import Weights
 from victor.crf.template import Template
+from victor.crf.weight_table import WeightTable
 
 if TYPE_CHECKING:
     from victor.columns import Columns
@@ -53,7 +56,7 @@ class Tagger:
         self.weights = weights
         self.template = template
         self.expander = Expander(template, compact=True)
-        self.table = _WeightTable(weights)
+        self.table = WeightTable(weights)
         # A numeric feature comes with all its labels, the same on every
         # page: the table rows of each of its columns are looked up once,
         # and kept until the table starts afresh. So are those of a
@@ -270,162 +273,3 @@ def _distinct(columns: list[np.ndarray], sizes: list[int]) -> tuple[list[tuple[i
         return list(zip(*(c.tolist() for c in np.unravel_index(present, sizes)))), lookup[combined]
     distinct, index = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
     return [tuple(row) for row in distinct.tolist()], index.reshape(-1)
-
-
-class _WeightTable:
-    """Weight vectors of (column, value) pairs, each summed once over the
-    attributes the Expander's memo gives the value, numbered in the order
-    first met; row 0 is zeros, for values that give no known attribute."""
-
-    def __init__(self, weights: Weights):
-        self.weights = weights
-        self.width = len(weights.labels)
-        self.clear()
-
-    def clear(self) -> None:
-        self.index: dict = {}
-        self.items: dict = {}  # column -> {bag item: row}, beside `index`
-        # Label-major in memory (Fortran order): _sum gathers one label's
-        # weights for every block and column at once from a contiguous run.
-        self.vectors = np.zeros((1024, self.width), order="F")
-        self.size = 1
-
-    def __len__(self) -> int:
-        return self.size
-
-    def row(self, column, memo: Memo, value) -> int:
-        """The row of a value that is no bag (`bags` sums those)."""
-        number = self.index.get((column, value))
-        if number is None:
-            keys = memo[value]
-            if type(keys) is not tuple:
-                keys = () if keys is None else (keys,)
-            rows = self.weights.rows
-            found = [self.weights.state[r] for r in map(rows.get, keys) if r is not None]
-            if found:
-                self._room(self.size + 1)
-                number = self.size
-                self.size += 1
-                self.vectors[number] = sum(found)
-            else:
-                number = 0
-            self.index[column, value] = number
-        return number
-
-    def bags(self, column, memo: Memo, bags: list[str]) -> list[int]:
-        """The rows of bags (class words) new to the table: each the sum of
-        its items' rows (kept too, as pages share items more than bags),
-        added in the bag's order as a plain sum over its attributes would;
-        0 for a bag of no known item. Summed all at once: one by one, a
-        page's new bags cost more than the rest of its tagging."""
-        index = self.index
-        # Each item's row by the item alone (a column's own dict): looked up
-        # in C over all the page's items, the items new to it added first.
-        rows_of = self.items.setdefault(column, {})
-        split = [bag.split() for bag in bags]
-        items = [item for parts in split for item in parts]
-        for item in set(items).difference(rows_of):
-            rows_of[item] = self.row(column, memo, item)
-        numbers = np.fromiter(map(rows_of.__getitem__, items), np.intp, len(items))
-        owner = np.repeat(np.arange(len(bags)), [len(parts) for parts in split])
-        known = numbers != 0
-        owner = owner[known]
-        sums = np.zeros((len(bags), self.width))
-        np.add.at(sums, owner, self.vectors[numbers[known]])  # in order, item by item
-        has = np.zeros(len(bags), bool)
-        has[owner] = True
-        self._room(self.size + int(has.sum()))
-        out = []
-        for b, bag in enumerate(bags):
-            number = 0
-            if has[b]:
-                number = self.size
-                self.size += 1
-                self.vectors[number] = sums[b]
-            index[column, bag] = number
-            out.append(number)
-        return out
-
-    def _room(self, rows: int) -> None:
-        while rows > len(self.vectors):
-            grown = np.zeros((2 * len(self.vectors), self.width), order="F")
-            grown[:len(self.vectors)] = self.vectors
-            self.vectors = grown
-
-
-def viterbi(scores: np.ndarray, transition: np.ndarray) -> list[int]:
-    """The best label sequence; ties go to the lower label number, as in
-    crfsuite. Each block's best score by label comes from the running
-    max-plus products of the step matrices (`_max_plus_products`), all at
-    once, and the path is then read back from them: a loop over the
-    blocks paid numpy's call overhead a few times a block, the largest
-    cost of tagging after the scores. The same labels as that loop on
-    every page of data/ with every shipped model."""
-    n = len(scores)
-    best = np.empty(scores.shape)
-    best[0] = scores[0]
-    back: list[list[int]] = []
-    if n > 1:
-        # steps[t - 1][i, j]: label i at block t - 1, then j at block t.
-        steps = transition[None, :, :] + scores[1:, None, :]
-        best[1:] = (scores[0][None, :, None] + _max_plus_products(steps)).max(axis=1)
-        back = (best[:-1, :, None] + transition[None]).argmax(axis=1).tolist()
-    path = [int(best[-1].argmax())]
-    for t in range(n - 2, -1, -1):
-        path.append(back[t][path[-1]])
-    return path[::-1]
-
-
-def _max_plus_products(steps: np.ndarray) -> np.ndarray:
-    """Every running product steps[0] (x) ... (x) steps[t] in the max-plus
-    algebra (a sum of scores along the best path between two labels), by
-    the same doubling scan as `_products`. The blocks are the last axis, so
-    that each of the few label-by-label operations runs over contiguous
-    memory."""
-    p = np.ascontiguousarray(steps.transpose(1, 2, 0))
-    labels, n = p.shape[0], p.shape[2]
-    reach = 1
-    while reach < n:
-        a, b = p[:, :, :-reach], p[:, :, reach:]
-        q = a[:, 0, None, :] + b[None, 0, :, :]
-        for j in range(1, labels):
-            np.maximum(q, a[:, j, None, :] + b[None, j, :, :], out=q)
-        p = np.concatenate([p[:, :, :reach], q], axis=2)
-        reach *= 2
-    return p.transpose(2, 0, 1)
-
-
-def _products(steps: np.ndarray, reverse: bool = False) -> np.ndarray:
-    """Every running product of a chain of matrices, steps[0] @ ... @
-    steps[t] for each t (with `reverse`, steps[t] @ ... @ steps[0]), each
-    scaled to sum 1. Doubling the reach each round (a Hillis-Steele scan)
-    takes log2(n) batched products where a loop over the blocks took n
-    small ones, each paying numpy's call overhead; decoding reads the
-    marginals of every page."""
-    p = steps / steps.sum(axis=(1, 2), keepdims=True)
-    reach = 1
-    while reach < len(p):
-        q = p[reach:] @ p[:-reach] if reverse else p[:-reach] @ p[reach:]
-        p = np.concatenate([p[:reach], q / q.sum(axis=(1, 2), keepdims=True)])
-        reach *= 2
-    return p
-
-
-def forward_backward(scores: np.ndarray, transition: np.ndarray) -> np.ndarray:
-    """P(label of block t | page). Block t's forward vector is the first
-    block's scores times the step matrices up to t, its backward vector
-    the steps after t summed over their end; each product is rescaled to
-    sum 1, which nothing but the final normalisation sees, so nothing
-    overflows."""
-    states = np.exp(scores - scores.max(axis=1, keepdims=True))
-    if len(scores) < 2:
-        return states / states.sum(axis=1, keepdims=True)
-    # steps[t - 1][i, j]: weight of label i at block t - 1 followed by j at t.
-    steps = np.exp(transition)[None, :, :] * states[1:, None, :]
-    forward = np.empty(scores.shape)
-    forward[0] = states[0]
-    forward[1:] = states[0] @ _products(steps)
-    backward = np.ones(scores.shape)
-    backward[:-1] = _products(steps[::-1], reverse=True)[::-1].sum(axis=2)
-    joint = forward * backward
-    return joint / joint.sum(axis=1, keepdims=True)
