@@ -144,7 +144,8 @@ def victor_batch(opts: argparse.Namespace, jobs: int | None = None) -> Runner | 
     temporary folder; in one process (-j 1) when `jobs` is 1, else in
     --jobs worker processes."""
     from victor import batch
-    from victor.batch import inputs, workers
+    from victor.batch import workers
+    from victor.batch.jobs import plan
     from victor.cleaner import Cleaner
     from victor.errors import VictorError
 
@@ -156,7 +157,7 @@ def victor_batch(opts: argparse.Namespace, jobs: int | None = None) -> Runner | 
 
     def batch_run(paths: list[Path]) -> list[str]:
         with tempfile.TemporaryDirectory() as out:
-            jobs_ = inputs.plan([str(p) for p in paths], out, "cleaneval")
+            jobs_ = plan([str(p) for p in paths], out, "cleaneval")
             report = batch.run(jobs_, settings, workers=jobs or opts.jobs)
         return [f"{source}: {why}" for source, why in report.failed]
 

@@ -20,7 +20,8 @@ from repo_data import CLEANEVAL as CLEANEVAL_DIR, DRAGNET as DRAGNET_DIR, ROOT, 
 from victor import batch
 from victor.errors import VictorError
 from victor.files import make_folder
-from victor.batch.inputs import discover, plan
+from victor.batch.inputs import discover
+from victor.batch.jobs import plan
 from victor.batch.manifest import MANIFEST
 from victor.batch.workers import RunOptions
 

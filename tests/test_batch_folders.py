@@ -14,7 +14,8 @@ import pytest
 from front_door_support import victor_command
 from repo_data import CLEANEVAL, DRAGNET, WCXB
 
-from victor.batch.inputs import discover, plan
+from victor.batch.inputs import discover
+from victor.batch.jobs import plan
 from victor.cleaner import extract
 from victor.errors import VictorError
 

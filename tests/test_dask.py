@@ -10,7 +10,7 @@ from repo_data import CLEANEVAL, pages
 from victor import batch
 from victor.batch.cluster import run_dask
 from victor.errors import VictorError
-from victor.batch.inputs import plan
+from victor.batch.jobs import plan
 from victor.batch.workers import RunOptions
 
 pytest.importorskip("distributed")

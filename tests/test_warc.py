@@ -17,7 +17,7 @@ from victor import batch
 from victor.batch import crawl
 from victor.cleaner import Cleaner
 from victor.errors import VictorError
-from victor.batch.inputs import plan
+from victor.batch.jobs import plan
 from victor.batch.manifest import MANIFEST
 from victor.batch.workers import RunOptions
 

@@ -20,7 +20,7 @@ from victor import batch
 from victor.batch import workers
 from victor.errors import VictorError, import_extra
 from victor.files import is_url
-from victor.batch.inputs import Job
+from victor.batch.jobs import Job
 from victor.batch.report import StdoutPages
 
 

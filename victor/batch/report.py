@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from victor.batch.inputs import Job, PassedOver
+from victor.batch.inputs import PassedOver
+from victor.batch.jobs import Job
 from victor.output import FORMATS, page_header
 
 

@@ -1,7 +1,7 @@
 """The parent's side of a batch, which hands the work
 to worker processes (victor/batch/workers.py) and settles what comes back.
-Inputs are found and named in victor/batch/inputs.py, outputs written in
-victor/files.py.
+Inputs are found in victor/batch/inputs.py and named in jobs.py, outputs
+written in victor/files.py.
 
 A batch never loses what a user had and never leaves half an output: every
 output is written to a temporary file and renamed into place, an existing
@@ -22,60 +22,21 @@ import sys
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
 from typing import Callable
 
 from victor.batch import crawl
 from victor.errors import VictorError
 from victor.files import AtomicFile, output_exists
-from victor.batch.inputs import Job, open_input, read_input
+from victor.batch.inputs import open_input, read_input
+from victor.batch.jobs import Job
 from victor.batch.report import Report, StdoutPages
+from victor.batch.chunks import Chunk, Finish, Route
 from victor.batch.workers import Inline, Item, Outcome, RunOptions, clean_chunk, start_worker
 
-# Pages a worker cleans per round trip: a page costs far more than a round
-# trip. Small chunks, and a big page in a chunk
-# nearly of its own, keep the processes evenly busy to the end of a batch.
-CHUNK_PAGES = 4
-CHUNK_BYTES = 500_000
 # Chunks in the workers' hands per worker. Chunks are settled in order, so
 # one slow page holds up the settling of those after it: the window must be
 # wide enough for the other workers to keep going meanwhile.
 WINDOW = 4
-
-@dataclass(slots=True)
-class _Route:
-    """Where an item's outcome goes once its chunk is back."""
-
-    source: str  # as failures name it
-    sink: Callable[[str], None] | None  # None: the worker wrote the output
-    weight: int  # bytes of input it stands for, for progress
-
-
-@dataclass(slots=True)
-class _Chunk:
-    items: list[Item] = field(default_factory=list)
-    routes: list[_Route] = field(default_factory=list)
-    size: int = 0
-
-    def add(self, item: Item, route: _Route) -> None:
-        self.items.append(item)
-        self.routes.append(route)
-        self.size += len(item.data) if item.data is not None else route.weight
-
-    def full(self) -> bool:
-        return len(self.items) >= CHUNK_PAGES or self.size >= CHUNK_BYTES
-
-
-@dataclass(slots=True)
-class _Finish:
-    """The end of a WARC file's records: commit its output, or discard it
-    if the file could not be read to the end."""
-
-    source: str
-    out: AtomicFile | None
-    ok: bool
-    weight: int
-
 
 _NO_SPACE = "No space left on device"
 
@@ -101,8 +62,8 @@ class _Batch:
         self.total = None if None in sizes else sum(sizes)  # type: ignore[arg-type]
         self.done_bytes = 0
         self.open_outputs: list[AtomicFile] = []
-        self.window: deque[tuple[Future, _Chunk] | _Finish] = deque()
-        self.chunk = _Chunk()
+        self.window: deque[tuple[Future, Chunk] | Finish] = deque()
+        self.chunk = Chunk()
         self.pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor | Inline:
@@ -111,7 +72,7 @@ class _Batch:
         return ProcessPoolExecutor(self.workers, initializer=start_worker,
                                    initargs=(self.options,))
 
-    def _submit(self, chunk: _Chunk) -> Future:
+    def _submit(self, chunk: Chunk) -> Future:
         try:
             return self.pool.submit(clean_chunk, chunk.items, self.options)
         except BrokenProcessPool:
@@ -122,7 +83,7 @@ class _Batch:
         self.pool.shutdown(wait=False, cancel_futures=True)
         self.pool = self._new_pool()
 
-    def _outcomes(self, fut: Future, chunk: _Chunk) -> list[Outcome]:
+    def _outcomes(self, fut: Future, chunk: Chunk) -> list[Outcome]:
         """A worker that dies (out of memory, a crash in a parser) breaks the
         whole pool and every chunk in its hands: each is tried once more in
         a fresh pool, and fails only if that breaks too."""
@@ -138,9 +99,9 @@ class _Batch:
                    "or one sent with it")
             return [(None, why, False)] * len(chunk.items)
 
-    def settle(self, entry: tuple[Future, _Chunk] | _Finish,
+    def settle(self, entry: tuple[Future, Chunk] | Finish,
                outcomes: list[Outcome] | None = None) -> None:
-        if isinstance(entry, _Finish):
+        if isinstance(entry, Finish):
             if entry.out is not None:
                 self.open_outputs.remove(entry.out)
                 if not entry.ok:
@@ -176,13 +137,13 @@ class _Batch:
             self.report.done += 1
         return not skipped and error is None
 
-    def hand_over(self, entry: _Finish | None = None) -> None:
+    def hand_over(self, entry: Finish | None = None) -> None:
         """Sends the chunk being filled (and then `entry`) into the window,
         settling the oldest entries while it is wider than the workers need
         to stay busy."""
         if self.chunk.items:
             self.window.append((self._submit(self.chunk), self.chunk))
-            self.chunk = _Chunk()
+            self.chunk = Chunk()
         if entry is not None:
             self.window.append(entry)
         while len(self.window) > WINDOW * self.workers:
@@ -193,7 +154,7 @@ class _Batch:
         while waiting for them leaves it there, to be counted by
         `count_finished`, and one after leaves it counted once."""
         entry = self.window[0]
-        outcomes = None if isinstance(entry, _Finish) else self._outcomes(*entry)
+        outcomes = None if isinstance(entry, Finish) else self._outcomes(*entry)
         self.window.popleft()
         self.settle(entry, outcomes)
 
@@ -204,7 +165,7 @@ class _Batch:
         there). Text for standard output or a WARC's output, which is not
         written after an interrupt, is not counted."""
         for entry in self.window:
-            if isinstance(entry, _Finish):
+            if isinstance(entry, Finish):
                 continue
             fut, chunk = entry
             if not fut.done() or fut.cancelled() or fut.exception() is not None:
@@ -219,7 +180,7 @@ class _Batch:
                     and output_exists(item.output)):
                 self.report.done += 1
 
-    def add(self, item: Item, route: _Route) -> None:
+    def add(self, item: Item, route: Route) -> None:
         self.chunk.add(item, route)
         if self.chunk.full():
             self.hand_over()
@@ -233,7 +194,7 @@ class _Batch:
                 self.report.failed.append((job.source, str(e)))
                 return
         self.add(Item(job.source, job.fmt, job.output, data=data, path=job.path, url=job.url),
-                 _Route(job.source, self.stdout.sink(job) if job.output is None else None,
+                 Route(job.source, self.stdout.sink(job) if job.output is None else None,
                         job.size or 0))
 
     def warc(self, job: Job) -> None:
@@ -253,7 +214,7 @@ class _Batch:
                         continue
                     self.add(Item(rec.source, "jsonl", data=rec.data, url=rec.url,
                                   encoding=rec.encoding, record=True),
-                             _Route(f"{rec.source} ({rec.url})", sink, rec.position - read_to))
+                             Route(f"{rec.source} ({rec.url})", sink, rec.position - read_to))
                     read_to = rec.position
             ok = True
         except VictorError as e:
@@ -264,7 +225,7 @@ class _Batch:
             if out is not None:
                 why += f"; nothing written to {job.output}"
             self.report.failed.append((job.source, why))
-        self.hand_over(_Finish(job.source, out, ok, max((job.size or 0) - read_to, 0)))
+        self.hand_over(Finish(job.source, out, ok, max((job.size or 0) - read_to, 0)))
 
     def run(self, jobs: list[Job]) -> Report:
         try:

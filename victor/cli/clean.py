@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from victor import batch, files
 from victor.batch import inputs, manifest, workers
+from victor.batch.jobs import plan
 from victor.batch.timeout import DEFAULT_TIMEOUT
 from victor.cli.common import _CONFIG_HELP, CLOSED_PIPE, INTERRUPTED, _absolute, fail
 from victor.config import CONFIG_DIR, DEFAULT_CONFIG, resolve
@@ -41,7 +42,7 @@ def clean_main(args: argparse.Namespace) -> int:
         # before any work; one process (and forked workers) use this one.
         cleaner = workers.worker_cleaner(options)
         listing = inputs.discover(args.files)
-        jobs = inputs.plan(listing.inputs, args.output, args.format, args.url or "",
+        jobs = plan(listing.inputs, args.output, args.format, args.url or "",
                            args.default_format)
         removed = skipped_again = 0
         if args.output:
