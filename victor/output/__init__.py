@@ -7,10 +7,11 @@ and `report` shows them coloured, `table` the features.
 """
 
 from victor.output.blocks import listing, plain_text, segments
+from victor.output.converter import markdown
 from victor.output.formats import DEFAULT_FORMAT, FORMATS, Format, check_format, page_header
 from victor.output.jsonl import jsonl_record
 from victor.output.plain import cleaneval, cleaneval_segments, paragraphs, text
-from victor.output.render import clean_html, html_document, markdown
+from victor.output.render import clean_html, html_document
 from victor.output.report import report
 from victor.output.tree import Rendering, kept_tree
 

@@ -1,7 +1,7 @@
 """Stage 6b: the kept tree (victor/output/tree.py) written out.
 
-`clean_html` serialises it as clean HTML5. Markdown and text are that HTML
-converted by html-to-markdown, a maintained converter with a compiled core
+`clean_html` serialises it as clean HTML5. Markdown is that HTML converted
+(converter.py) by html-to-markdown, a maintained converter with a compiled core
 that knows GitHub tables with spans, fenced code with its language, nested
 and numbered lists, links and images, and lays out inline and block
 elements as a browser does (no space where the page has none). What it
@@ -14,7 +14,6 @@ directly, because their kinds (`<h>`, `<l>`, `<p>`) come from the boxes.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from html import escape
 from itertools import repeat
 
@@ -120,8 +119,8 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
             # after `: ` (Pandoc's and PHP Markdown Extra's syntax), its
             # boxes on that line; `_definitions` sets them under the term.
             if tag != "dl":
-                out.append("\n<p>" + ("" if tag == "dt" else _DEFINITION + ": "))
-                stack.extend(("</p>", _TERM) if tag == "dt" else ("</p>",))
+                out.append("\n<p>" + ("" if tag == "dt" else DEFINITION + ": "))
+                stack.extend(("</p>", TERM) if tag == "dt" else ("</p>",))
                 line_start = tag == "dt"
                 where |= _ITEM
             stack.extend(zip(reversed(el.children), repeat(where)))
@@ -186,6 +185,11 @@ _BOLD = frozenset({"strong", "b"})
 # that its own escapes (a line's start, a link's brackets, a cell's pipe)
 # and Victor's do not meet.
 MARK = "\ufdd0"
+# What ends a term's paragraph and starts a definition's until the
+# converter joins them (victor/output/converter.py): noncharacters, as MARK
+# is (a mark at a term's start would hide its line's start from the
+# converter's escapes).
+TERM, DEFINITION = "\ufdd2", "\ufdd3"
 _SYNTAX = re.compile(r"[`\[|*_~]|<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)")
 _ROW = re.compile(r"[\s|:]*-[\s|:-]*")  # a table's delimiter row, read so under a line
 
@@ -287,87 +291,3 @@ def html_document(tree: Element, title: str, lang: str = "",
             f"<html{lang_attr}><head><meta charset=\"utf-8\">"
             f"<title>{escape(readable(title))}</title></head>\n"
             f"<body>\n{clean_html(tree, options)}\n</body></html>\n")
-
-
-def markdown(tree: Element, options: Rendering = Rendering()) -> str:
-    return _convert(clean_html(tree, options, for_markdown=True))
-
-
-@lru_cache(maxsize=1)
-def _options():
-    """The converter's settings: no preprocessing of its own (it would drop
-    navigation and forms the labels kept), no escapes but at line starts,
-    one bullet at every level, sup and sub kept as HTML, images kept inside
-    links and boxes."""
-    from html_to_markdown import ConversionOptions, PreprocessingOptions
-
-    return ConversionOptions(output_format="markdown", extract_metadata=False,
-                             heading_style="atx", bullets="-", strong_em_symbol="*",
-                             code_block_style="backticks", escape_asterisks=False,
-                             escape_underscores=False, escape_misc=False, autolinks=False,
-                             wrap=False, hidden_content="all", whitespace_mode="normalized",
-                             newline_style="backslash", preserve_tags=["sup", "sub"],
-                             keep_inline_images_in=["a", "p", "div", "span", "li", "td", "th",
-                                                    "figure"],
-                             preprocessing=PreprocessingOptions(enabled=False))
-
-
-_BLANK_LINES = re.compile(r"\n{3,}")
-
-
-# What ends a term's paragraph and starts a definition's until
-# _definitions: noncharacters, as MARK is (a mark at a term's start would
-# hide its line's start from the converter's escapes).
-_TERM, _DEFINITION = "\ufdd2", "\ufdd3"
-
-
-def _definitions(markdown: str) -> str:
-    """A definition list's paragraphs, each definition on the line after
-    its term or the definition before it ("Term\n: one\n: two")."""
-    out: list[str] = []
-    for part in markdown.split("\n\n"):
-        if (part.startswith(_DEFINITION) and out
-                and (out[-1].rstrip().endswith(_TERM)
-                     or out[-1].rsplit("\n", 1)[-1].startswith(_DEFINITION))):
-            out[-1] += "\n" + part
-        else:
-            out.append(part)
-    return "\n\n".join(out).replace(_TERM, "").replace(_DEFINITION, "")
-
-
-def _no_break_at_block_end(markdown: str) -> str:
-    """A line break (`\\` at a line's end) that ends a paragraph goes: a
-    reader of the Markdown sees a stray backslash, CommonMark's parser
-    too (a break is a break only inside a paragraph). Code keeps its
-    lines' backslashes (a shell's continued line)."""
-    lines = markdown.split("\n")
-    fenced = False
-    for i, line in enumerate(lines):
-        if line.lstrip().startswith(("```", "~~~")):
-            fenced = not fenced
-        elif (not fenced and line.endswith("\\")
-              and (len(line) - len(line.rstrip("\\"))) % 2
-              and (i + 1 == len(lines) or not lines[i + 1].strip())):
-            lines[i] = line[:-1].rstrip(" ")
-    return "\n".join(lines)
-
-
-def _convert(html: str) -> str:
-    from html_to_markdown import convert
-
-    # A mark the converter escaped again (a `*` closing a cell's bold) is
-    # its escape alone: both would print a backslash of their own.
-    out = (convert(html, _options()).content or "").replace(MARK + "\\", "\\")
-    out = out.replace(MARK, "\\")
-    if _DEFINITION in out or _TERM in out:
-        out = _definitions(out)
-    # Lines' trailing spaces by str.rstrip and blank lines by the pattern
-    # only where there are three line breaks: a pattern that tries at every
-    # space or break of the page's text is slow.
-    out = "\n".join([line.rstrip(" \t") for line in out.split("\n")])
-    if "\\\n\n" in out or out.rstrip("\n").endswith("\\"):
-        out = _no_break_at_block_end(out)
-    if "\n\n\n" in out:
-        out = _BLANK_LINES.sub("\n\n", out)
-    out = out.strip("\n")
-    return out + "\n" if out.strip() else ""

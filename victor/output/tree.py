@@ -16,44 +16,21 @@ become plain boxes, so that only data tables are drawn as tables.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
-from urllib.parse import urljoin
 
 from victor.labels import OTHER
 from victor.output.characters import readable
+from victor.output.elements import PLAIN, RETITLED, bare, copied, left_out
 from victor.output.pictures import unkept
 from victor.output.structures import SETTLED, keep_place, settle, unsettled
-from victor.reading.layout import BLOCK_LEVEL, is_data_table
+from victor.reading.layout import BLOCK_LEVEL
 from victor.reading.parser import FORMULA, Element, Node
 
 if TYPE_CHECKING:
     from victor.reading.blocks import Block
 
-# Boxes that may become a heading when every kept word in them is a header.
-_RETITLED = frozenset("div p section header center article aside hgroup".split())
-# Elements copied with no attribute and under their own name (but a box
-# that the labels make a heading): what _element does not need to see.
-_PLAIN = frozenset(
-    "div p span section article header footer aside main nav strong b em i u s small mark "
-    "ul dl dt dd h1 h2 h3 h4 h5 h6 blockquote figure figcaption label font sup sub br "
-    "cite dfn kbd samp var hgroup address details summary".split())
-_TABLE_PARTS = frozenset("tbody thead tfoot tr td th caption colgroup col".split())
 _CELLS = frozenset({"td", "th"})
-# What a clean tree keeps of an element's attributes.
-_ATTRIBUTES = {"a": ("href", "title"), "img": ("src", "alt", "title"), "td": ("colspan", "rowspan"),
-               "th": ("colspan", "rowspan"), "ol": ("start", "reversed", "type"),
-               "li": ("value", "id"),  # the id for structures.settle, which takes it
-               "time": ("datetime",), "abbr": ("title",),
-               "blockquote": ("cite",), "q": ("cite",), "pre": ("class",), "code": ("class",),
-               FORMULA: ("tex", "text", "display")}
-# Rendered copies of a formula whose TeX or MathML stands beside them:
-# KaTeX's visible glyphs and MathJax 2's rendered spans.
-_RENDERED_MATH = frozenset({"katex-html", "MathJax", "MathJax_Display", "MathJax_Preview",
-                            "MathJax_SVG", "MathJax_CHTML", "MathJax_SVG_Display"})
-_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang|highlight|brush:?|sourceCode)-?\s*([\w+#.-]+)",
-                       re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,17 +128,15 @@ def _copy(body: Element, runs, marked, headers, base: str) -> Element:
             if isinstance(child, str):
                 dst.children.append(child)  # whitespace no block holds
             elif id(child) in marked:
-                cls = child.attrs.get("class")
-                if (cls and ("katex" in cls or "MathJax" in cls) and _classes(child) & _RENDERED_MATH
-                        or (in_code or cls and _GUTTER_HINT.search(cls)) and _gutter(child, in_code)):
+                if left_out(child, in_code):
                     continue
                 tag = child.tag
-                if tag in _PLAIN:  # most elements: copied bare
-                    copy = Element("h2" if tag in _RETITLED and id(child) in headers else tag)
+                if tag in PLAIN:  # most elements: copied bare
+                    copy = Element("h2" if tag in RETITLED and id(child) in headers else tag)
                     layout, code = in_layout, in_code
                 else:
-                    copy, layout, code = _element(child, in_layout, in_code,
-                                                  id(child) in headers, base)
+                    copy, layout, code = copied(child, in_layout, in_code,
+                                                id(child) in headers, base)
                 if tag == "li" and src.tag == "ol":
                     keep_place(src, child, copy, dst, marked, places)
                 if (not literal and i > 1 and id(children[i - 2]) in marked
@@ -173,14 +148,14 @@ def _copy(body: Element, runs, marked, headers, base: str) -> Element:
             elif child.tag in _CELLS and src.tag == "tr" and not in_layout:
                 # A cell with no kept text keeps its place in its row: without
                 # it the cells after it would stand under the wrong heads.
-                cell = _bare(child, base)
+                cell = bare(child, base)
                 cell.children.extend(unkept(child, False, shown, lambda: True,
-                                            lambda el: _bare(el, base)))
+                                            lambda el: bare(el, base)))
                 dst.children.append(cell)
             else:
                 dst.children.extend(unkept(child, src.tag == "figure", shown,
                                            lambda: i <= _last_kept(src, own, marked),
-                                           lambda el: _bare(el, base)))
+                                           lambda el: bare(el, base)))
         stack.extend(reversed(pending))
     return root
 
@@ -231,107 +206,6 @@ def _last_kept(src: Element, own: dict[int, tuple[int, str]], marked: set[int]) 
                 or not isinstance(children[j], str) and id(children[j]) in marked):
             return j
     return -1
-
-
-def _bare(el: Element, base: str) -> Element:
-    """The clean copy of `el`, without its children."""
-    return Element(el.tag) if el.tag in _PLAIN else _element(el, False, False, False, base)[0]
-
-
-def _gutter(el: Element, in_code: bool) -> bool:
-    """A column of line numbers beside code: a cell of a table of code, or
-    a box whose class says so, that holds nothing but numbers."""
-    if not (in_code and el.tag == "td" or _classes(el) & _GUTTERS):
-        return False
-    digits = False
-    stack: list[Node] = [el]
-    while stack:
-        e = stack.pop()
-        if isinstance(e, str):
-            stripped = "".join(e.split())
-            if not stripped.isdigit() and stripped:
-                return False
-            digits = digits or bool(stripped)
-        else:
-            stack.extend(e.children)
-    return digits
-
-
-_GUTTER_HINT = re.compile(r"ln|line|gutter|blob-num", re.IGNORECASE)
-_GUTTERS = frozenset({"lnt", "ln", "linenos", "linenodiv", "line-numbers-rows", "hljs-ln-numbers",
-                      "gutter", "line-number", "line-numbers", "linenumber", "lineno",
-                      "blob-num", "react-line-number", "code-line-number"})
-
-
-def _element(el: Element, in_layout: bool, in_code: bool, header: bool,
-             base: str) -> tuple[Element, bool, bool]:
-    """The clean copy of `el` (no children yet), and whether the elements
-    below it sit in a table drawn only for layout, and in one of code."""
-    tag = el.tag
-    keep = _ATTRIBUTES.get(tag, ())
-    attrs = {k: el.attrs[k] for k in keep if el.attrs.get(k)}
-    if tag == "table":
-        in_layout = not is_data_table(el)
-        in_code = in_layout and _holds(el, "pre")
-        tag = "div" if in_layout else tag
-    elif tag in _TABLE_PARTS and in_layout:
-        tag, attrs = "div", {}
-    elif header and tag in _RETITLED:
-        tag = "h2"
-    elif "-" in tag:  # a custom element: most are boxes of a component
-        tag = "div"
-    elif tag in ("center", "noscript"):  # a browser with scripts on hides a noscript's content
-        tag = "div"
-    if tag in ("a", "img"):
-        for key in ("title", "alt"):  # shown as text, as the page's text is
-            if key in attrs:
-                attrs[key] = readable(attrs[key])
-        key = "href" if tag == "a" else "src"
-        url = attrs.get(key, "")
-        if tag == "img" and (not url or url.lower().startswith("data:")):
-            url = _lazy_source(el) or url
-        if url and not url.lower().startswith(("javascript:", "data:")):
-            attrs[key] = urljoin(base, url.strip()) if base else url.strip()
-        else:
-            attrs.pop(key, None)
-    elif tag in ("pre", "code"):
-        language = _language(el)
-        attrs = {"class": f"language-{language}"} if language else {}
-    return Element(tag, attrs), in_layout, in_code
-
-
-def _lazy_source(img: Element) -> str:
-    """The picture's address where a script loads it late and `src` holds
-    a placeholder (a data: URI) or nothing."""
-    for key in ("data-src", "data-lazy-src", "data-original", "srcset", "data-srcset"):
-        value = img.attrs.get(key, "").strip()
-        if value and not value.lower().startswith("data:"):
-            return value.split(",")[0].split()[0] if "srcset" in key else value
-    return ""
-
-
-def _holds(el: Element, tag: str) -> bool:
-    stack = [el]
-    while stack:
-        e = stack.pop()
-        if e.tag == tag:
-            return True
-        stack.extend(c for c in e.children if isinstance(c, Element))
-    return False
-
-
-def _language(el: Element) -> str:
-    """The language a code block's class names, on it or on its <code>."""
-    for e in (el, *(c for c in el.children if isinstance(c, Element) and c.tag == "code")):
-        m = _LANGUAGE.search(e.attrs.get("class", ""))
-        if m and m.group(1).lower() not in ("none", "plaintext", "text", "nohighlight"):
-            return m.group(1).lower()
-    return ""
-
-
-def _classes(el: Element) -> set[str]:
-    cls = el.attrs.get("class", "")
-    return set(cls.split()) if cls else set()
 
 
 def _formula(node: Element) -> Node:
