@@ -12,7 +12,7 @@ import pytest
 
 from features_support import perplexity_config
 
-from victor.training import crossval, dataset, pipeline
+from victor.training import crossval, dataset, fold_perplexity, pipeline
 from victor.model import save
 from victor.cleaner import Cleaner
 from victor.config import load_config
@@ -79,16 +79,16 @@ def test_disable_refuses_a_name_that_matches_nothing(config, name, message):
 
 def test_a_fold_model_has_not_read_the_test_page(examples, tmp_path):
     train, test = examples[:4], examples[4]
-    fold = crossval.fold_language_model(train, tmp_path / "fold.arpa")
-    everything = crossval.fold_language_model(examples, tmp_path / "all.arpa")
+    fold = fold_perplexity.fold_language_model(train, tmp_path / "fold.arpa")
+    everything = fold_perplexity.fold_language_model(examples, tmp_path / "all.arpa")
     sentence = first_long_sentence(test.name)
     assert fold.score(sentence) > 2 * everything.score(sentence)
 
 
 def test_the_fold_perplexity_is_the_features_packages_own(config, examples, tmp_path):
-    lm = crossval.fold_language_model(examples[:4], tmp_path / "fold.arpa")
+    lm = fold_perplexity.fold_language_model(examples[:4], tmp_path / "fold.arpa")
     test = examples[4]
-    [rescored] = crossval.with_perplexity([test], config, lm)
+    [rescored] = fold_perplexity.with_perplexity([test], config, lm)
     direct = dataset.load_example(test.name, config, lm)
     assert rescored.features == direct.features
     # The shipped model has read this page's gold: its values are lower.
@@ -100,7 +100,7 @@ def test_cross_validation_ignores_the_model_the_pages_were_loaded_with(
     """Loaded with the shipped model or with one that read every page, the
     folds come out the same: each fold scores with its own model."""
     params = {**config.crf, "max-iterations": 20}
-    everything = crossval.fold_language_model(examples, tmp_path / "all.arpa")
+    everything = fold_perplexity.fold_language_model(examples, tmp_path / "all.arpa")
     others = dataset.load_examples(PAGES, config, everything)
     assert others[0].features != examples[0].features
     runs = []

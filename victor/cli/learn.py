@@ -21,11 +21,11 @@ def learn_main(args: argparse.Namespace) -> int:
     Training is imported here, so that `victor clean` never loads it."""
     from victor import features, perplexity
     from victor.model import dependents, save
-    from victor.training.crossval import (calibrate, calibration_report, cross_validate, report,
-                                         with_second_pass)
+    from victor.training.crossval import cross_validate, report, with_second_pass
     from victor.training.dataset import annotation_files, load_examples
     from victor.training.fitting import check_model_target
     from victor.training.pipeline import checked_recipe, train
+    from victor.training.temperature import calibrate, calibration_report
 
     try:
         config = load_config(args.config)

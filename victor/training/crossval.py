@@ -1,5 +1,5 @@
-"""Cross-validation from annotated pages, and the calibration its held-out
-pages call for.
+"""Cross-validation from annotated pages (the calibration its held-out
+pages call for is fitted in temperature.py).
 
 Cross-validation splits by web site (victor.training.folds), never by blocks or by
 pages: blocks of one page, and pages of one site, share a template, and a
@@ -15,15 +15,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Sequence
 
-from victor import crf, decoding, features, output, perplexity
+from victor import crf, decoding, output
 from victor.config import Config
 from victor.decoding import calibration
-from victor.labels import OTHER
-from victor.perplexity import ngram
-from victor.annotation import load_training_page
 from victor.training import evaluate
 from victor.training.dataset import Example
 from victor.training.fitting import fit
+from victor.training.fold_perplexity import fold_language_model, has_feature, with_perplexity
 from victor.training.folds import page_folds, site_folds
 from victor.training.second_pass import held_out
 
@@ -77,49 +75,6 @@ def folds(examples: Sequence[Example], k: int, split: str = "site",
     return [sorted(order[j] for j in fold) for fold in dealt]
 
 
-# The shipped language model's settings (docs/notes/perplexity.md).
-FOLD_LM_ORDER = 2
-FOLD_LM_MIN_COUNT = 2
-
-
-def gold_paragraphs(example: Example) -> list[str]:
-    """The person's text as paragraphs, for a language model to learn
-    sentences from: `NAME.txt` beside the annotation, else the annotation's
-    own content."""
-    beside = Path(example.name).with_suffix(".txt")
-    if beside.exists():
-        return ngram.text_paragraphs(beside)
-    return output.plain_text(example.texts, example.labels).split("\n\n")
-
-
-def fold_language_model(train_set: Sequence[Example], path: Path) -> perplexity.PerplexityModel:
-    """A model of the training pages' gold text only, written to `path`.
-    The shipped model has read the gold of every page we test on; scoring a
-    test page with it would let the perplexity feature, and the filter,
-    know the page's answer."""
-    corpus = ngram.sentence_words(p for e in train_set for p in gold_paragraphs(e))
-    ngram.train(corpus, FOLD_LM_ORDER, FOLD_LM_MIN_COUNT,
-                     source=f"gold text of {len(train_set)} training pages").write_arpa(path)
-    return perplexity.PerplexityModel.load(path)
-
-
-def with_perplexity(examples: Sequence[Example], config: Config,
-                    lm: perplexity.PerplexityModel) -> list[Example]:
-    """The examples with their perplexity column computed under `lm` by the
-    features package itself (the page is read again for it: features are
-    computed from pages, and reading one again is cheap)."""
-    out = []
-    for e in examples:
-        page, _ = load_training_page(e.name, config)
-        column = features.compute(page, config, lm, ("perplexity",))
-        out.append(replace(e, features=[{**f, **c} for f, c in zip(e.features, column)]))
-    return out
-
-
-def _has_feature(examples: Sequence[Example], name: str) -> bool:
-    return any(name in e.features[0] for e in examples if e.features)
-
-
 @dataclass(frozen=True)
 class FoldTask:
     """One training and its test, as a worker process runs it."""
@@ -137,7 +92,7 @@ class FoldTask:
 def run_fold(task: FoldTask) -> FoldResult:
     fold, train_set, test_set = task.fold, task.train_set, task.test_set
     config, params, workdir = task.config, task.params, task.workdir
-    if _has_feature(train_set, "perplexity"):
+    if has_feature(train_set, "perplexity"):
         lm = fold_language_model(train_set, Path(workdir) / f"fold{fold}.arpa")
         train_set = with_perplexity(train_set, config, lm)
         test_set = with_perplexity(test_set, config, lm)
@@ -292,38 +247,3 @@ def _source_rows(results: list[FoldResult], sources: Mapping[str, str]) -> list[
             f"(P {words[source].precision:.4f}, R {words[source].recall:.4f}), "
             f"shingle F1 {shingles[source].f1:.4f}" for source in dict.fromkeys(sources.values())
             if source in pages]
-
-
-def calibrate(results: list[FoldResult], examples: Sequence[Example], split: str = "site") -> dict:
-    """The calibration that the folds' held-out pages call for
-    (fitted_calibration)."""
-    gold = {e.name: e.labels for e in examples}
-    probabilities, content = [], []
-    for r in results:
-        for p in r.predictions:
-            probabilities.extend(p.raw_content)
-            content.extend(label != OTHER for label in gold[p.name])
-    return fitted_calibration(probabilities, content, len(results), split)
-
-
-def fitted_calibration(probabilities: Sequence[float], content: Sequence[bool],
-                       folds: int, split: str) -> dict:
-    """A model's `calibration` metadata (victor/decoding/calibration.py): the
-    temperature fitted on held-out blocks' content probabilities and gold,
-    what it was fitted on, and the log loss and expected calibration error
-    before and after."""
-    t = calibration.fit_temperature(probabilities, content)
-    after = calibration.scaled(probabilities, t)
-    return {"temperature": round(t, 4), "folds": folds, "split": split, "blocks": len(content),
-            "log_loss": [round(calibration.log_loss(probabilities, content), 4),
-                         round(calibration.log_loss(after, content), 4)],
-            "expected_error": [round(calibration.expected_error(probabilities, content), 4),
-                               round(calibration.expected_error(after, content), 4)]}
-
-
-def calibration_report(fitted: dict) -> str:
-    before, after = fitted["log_loss"]
-    error_before, error_after = fitted["expected_error"]
-    return (f"temperature {fitted['temperature']:g} on {fitted['blocks']} held-out blocks: "
-            f"log loss {before:.4f} -> {after:.4f}, "
-            f"expected calibration error {error_before:.4f} -> {error_after:.4f}")

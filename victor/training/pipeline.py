@@ -32,7 +32,7 @@ from victor import crf, page_type, second_pass
 from victor.config import Config, portable, recipe
 from victor.errors import VictorError
 from victor.model import FORMAT, TrainedModel
-from victor.training import crossval
+from victor.training import crossval, temperature
 from victor.training.dataset import Example
 from victor.training.fitting import check_template, fit
 from victor.training.folds import DEFAULT_FOLDS
@@ -74,9 +74,9 @@ def train(examples: Sequence[Example], config: Config, params: dict, *,
         results = _folds(examples, config, params, folds, split, jobs, progress)
         if on_folds is not None:
             on_folds(results)
-        calibration = crossval.calibrate(results, examples, split)
+        calibration = temperature.calibrate(results, examples, split)
         seconds["folds"] = round(time.perf_counter() - started, 1)
-        progress.stage("calibration: " + crossval.calibration_report(calibration))
+        progress.stage("calibration: " + temperature.calibration_report(calibration))
         if config.second_pass is not None:
             started = time.perf_counter()
             text, note, pages = _trees(results, examples, config, jobs, disabled, progress)
