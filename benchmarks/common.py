@@ -111,6 +111,6 @@ def bag_f1(text: str, gold: str) -> float:
 def gold_words(path: Path) -> str:
     """The gold's words, as victor.annotation.align reads gold files of any of the
     collections (CleanEval markers and Dragnet's comments cut off)."""
-    from victor.annotation.align import read_gold
+    from victor.annotation.gold import read_gold
 
     return " ".join(read_gold(path).words)

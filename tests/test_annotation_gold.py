@@ -12,8 +12,8 @@ from annotation_support import labels_by_text, page_of
 from repo_data import CLEANEVAL, DRAGNET, WCXB
 
 from victor.training import evaluate
-from victor.annotation.align import (is_alt_text, label_from_gold, markup_kind, parse_gold,
-                                    read_gold)
+from victor.annotation.align import is_alt_text, label_from_gold, markup_kind
+from victor.annotation.gold import parse_gold, read_gold
 from victor.annotation import export, load_annotation, load_training_page, read_page_file
 from victor.annotation.from_gold import annotate_from_gold
 from victor.config import load_config

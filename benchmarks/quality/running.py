@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 from benchmarks.peers import PEERS, Unavailable, rs_trafilatura
 from victor import decoding, output
 from victor.annotation import load_annotation
-from victor.annotation.align import read_gold
+from victor.annotation.gold import read_gold
 from victor.batch.inputs import read_input
 from victor.config import DEFAULT_CONFIG, Config, load_config, recipe, shipped_configs
 from victor.second_pass.settings import training

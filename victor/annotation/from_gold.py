@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Iterable, TextIO
 
 from victor.annotation.annofile import Annotation, read_page_file, save_annotation
-from victor.annotation.align import GoldLabels, is_alt_text, label_from_gold, markup_kind, read_gold
+from victor.annotation.align import GoldLabels, is_alt_text, label_from_gold, markup_kind
+from victor.annotation.gold import read_gold
 from victor.config import Config
 from victor.errors import VictorError
 from victor.labels import OTHER

@@ -91,11 +91,11 @@ def _interactive(args: argparse.Namespace) -> int:
     if args.from_gold or args.model:
         page = anno.read_page_file(args.files[0], config)
         if args.from_gold:
-            from victor.annotation import align
+            from victor.annotation import align, gold
 
             # As `--from-gold-dir` labels (victor/annotation/from_gold.py).
             prefill = align.label_from_gold(
-                [b.text for b in page.blocks], align.read_gold(Path(args.from_gold)),
+                [b.text for b in page.blocks], gold.read_gold(Path(args.from_gold)),
                 args.files[0], [align.markup_kind(b.tags) for b in page.blocks],
                 [align.is_alt_text(b.tags) for b in page.blocks]).labels
         else:

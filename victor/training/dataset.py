@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from victor import decoding, features, output
 from victor.annotation import load_annotation, load_training_page
-from victor.annotation.align import read_gold
+from victor.annotation.gold import read_gold
 from victor.config import Config
 from victor.errors import VictorError
 from victor.training.folds import PageGroup, page_group
