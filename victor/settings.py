@@ -46,6 +46,12 @@ class Setting:
     stage: str  # the module that reads it
     group: str  # "features", "training", "decoding", "second-pass" (cleaning) or "trees" (training)
     null: bool = False  # whether a config may write null for "off"
+    # What a model made with another value of it needs beside its CRF, so
+    # that `victor learn --from-model` cannot make it without training where
+    # the model lacks it: "trees", whose inputs are the labels it decides
+    # (trees trained on labels decided otherwise do not fit), or
+    # "page-type", the classifier it reads; "" for neither.
+    needs: str = ""
 
     @property
     def what(self) -> str:
@@ -80,10 +86,10 @@ SETTINGS: tuple[Setting, ...] = (
     # How the CRF's labels are decided (victor/decoding/decision.py lists the steps).
     Setting("keep-above", "probability", None, "a block the best path drops is kept at this "
             "content probability (the CRF's own) or more", "victor.decoding.widening",
-            "decoding", null=True),
+            "decoding", null=True, needs="trees"),
     Setting("fallback-share", "share", 0.0, "on a page the best path keeps nothing of, the "
             "blocks at this share of the page's highest content probability are kept",
-            "victor.decoding.widening", "decoding"),
+            "victor.decoding.widening", "decoding", needs="trees"),
     Setting("fallback-cap", "probability", 0.5, "... and any block at this content "
             "probability or more", "victor.decoding.widening", "decoding"),
     Setting("never-empty-share", "share", 0.0, "on a page of text the whole decision keeps "
@@ -92,9 +98,10 @@ SETTINGS: tuple[Setting, ...] = (
             "victor.decoding.decision", "decoding"),
     Setting("unit-bar", "probability", None, "a code block or data table is kept whole at "
             "this word-weighted content probability, else dropped whole",
-            "victor.decoding.units", "decoding", null=True),
+            "victor.decoding.units", "decoding", null=True, needs="trees"),
     Setting("list-bar", "probability", None, "a list's dropped items come back at this "
-            "content probability", "victor.decoding.units", "decoding", null=True),
+            "content probability", "victor.decoding.units", "decoding", null=True,
+            needs="trees"),
     Setting("repeat-words", "words", None, "a run of kept blocks that repeats the page's "
             "earlier kept text goes from this many words", "victor.decoding.units",
             "decoding", null=True),
@@ -126,17 +133,19 @@ SETTINGS: tuple[Setting, ...] = (
             "to its own, down to this", "victor.decoding.bars", "second-pass", null=True),
     Setting("second-pass.article-bars", "mapping", None, "above, keep, add, lowest-page-bar: "
             "the bars of a page the page-type classifier calls an article at `above` or "
-            "more", "victor.decoding.bars", "second-pass", null=True),
+            "more", "victor.decoding.bars", "second-pass", null=True, needs="page-type"),
     Setting("second-pass.comment-sections", "probability", None, "a comment section's blocks "
             "go on a page that is an article at this probability or more (0: every page)",
-            "victor.decoding.page_layout", "second-pass", null=True),
+            "victor.decoding.page_layout", "second-pass", null=True, needs="page-type"),
     Setting("second-pass.review-sections", "probability", None, "the same for reviews on a "
-            "product", "victor.decoding.page_layout", "second-pass", null=True),
+            "product", "victor.decoding.page_layout", "second-pass", null=True,
+            needs="page-type"),
     Setting("second-pass.first-pass-stays", "probability", None, "a block the first pass "
             "kept at this CRF content probability or more stays, whatever the trees say",
             "victor.decoding.bars", "second-pass", null=True),
     Setting("second-pass.page-type-share", "share", None, "the page-type boosters' share of "
-            "the trees' probability", "victor.second_pass.trees", "second-pass", null=True),
+            "the trees' probability", "victor.second_pass.trees", "second-pass", null=True,
+            needs="page-type"),
     Setting("second-pass.early-stop", "margin", None, "LightGBM's prediction early-stopping "
             "margin; null: every tree", "victor.second_pass.trees", "second-pass", null=True),
     Setting("second-pass.early-stop-every", "count", None, "... looked at every this many "
@@ -167,6 +176,10 @@ SECOND_PASS_TRAINING = tuple(s.key.removeprefix("second-pass.") for s in SETTING
                              if s.group == "trees")
 # The top-level keys that decide the labels: a model records them.
 DECODING = tuple(s.key for s in SETTINGS if s.group == "decoding")
+# The keys a model made with another value of takes training for where it
+# lacks their need (Setting.needs; victor/model/recipe_check.py).
+TREE_INPUT_KEYS = tuple(s.key for s in SETTINGS if s.needs == "trees")
+PAGE_TYPE_KEYS = tuple(s.key for s in SETTINGS if s.needs == "page-type")
 
 
 def default(key: str) -> Any:

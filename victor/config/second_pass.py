@@ -7,32 +7,8 @@ pass's every setting: the bars the decision cuts the trees' probability at
 themselves are a file of the model folder (victor/model/), which records
 these settings beside them.
 
-    second-pass:
-      keep: 0.4                    # a kept block stays at this probability or more
-      add: 0.35                    # a dropped block comes back at this or more
-      lowest-page-bar: 0.2              # optional: a page may lower both to its own bar, to this
-      article-bars: {above: 0.9, keep: 0.5, add: 0.4, lowest-page-bar: null}
-                                   # optional: other bars for a page the model's page-type
-                                   # classifier calls an article at `above` or more
-      comment-sections: 0.99       # optional: a comment section's blocks dropped on a page
-                                   # the classifier calls an article at this or more (0: on
-                                   # every page, no classifier read)
-      review-sections: 0.5         # optional: the same for reviews on a product
-      first-pass-stays: 0.97       # optional: a block the first pass kept at the CRF's content
-                                   # probability of this or more stays, whatever the trees say
-      page-type-share: 0.2         # optional: the page-type boosters' share of the trees'
-                                   # probability (needs a model trained with page-type-seeds)
-      early-stop: 4                # LightGBM's prediction early stopping margin, or null
-      early-stop-every: 10         # ... looked at every this many trees
-      favor:                       # optional: --favor's bars, each both keep and add
-        precision: 0.6
-        recall: 0.15
-      rounds: 100                  # training: trees a booster
-      seeds: 2                     # boosters, each of another seed, their mean taken
-      page-type-seeds: 1           # optional: boosters that also read the page type's seven
-                                   # probabilities (victor/page_type/), each of another seed
-      left-out: [class-words]      # first-pass columns the trees do not read
-      trees: {objective: binary, learning_rate: 0.15, ...}   # LightGBM's parameters
+Its keys are the table's `second-pass.KEY` rows (victor/settings.py, shown
+in docs/settings.md), and the shipped configs (victor/configs/) use them.
 """
 
 from __future__ import annotations

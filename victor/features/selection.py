@@ -1,8 +1,9 @@
 """Which features reach the CRF: decided here, once per config, for
 training, cleaning, ablation (`learn --disable`) and `--format table` alike.
 
-The config's `crf-features` names features or patterns (`container.*`,
-victor.wildcards), and is the one switch of a feature; `disabled`
+The config's list of the CRF's features (victor/settings.py) names
+features or patterns (`container.*`, victor.wildcards), and is the one
+switch of a feature; `disabled`
 patterns (learn's --disable, recorded in the model) take features out
 again. The template then says how the CRF sees the selected features, and
 cannot bring back one left out.

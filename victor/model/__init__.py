@@ -8,8 +8,8 @@ the one record of how it was made.
     M/crf.crfsuite       the CRF (crfsuite's model file)
     M/second-pass.lgbm   the second pass's trees, where the recipe has one
     M/page-type.lgbm     the page-type classifier (victor/page_type/), where the
-                         recipe's second pass reads one (`article-bars`, or
-                         `comment-sections` or `review-sections` above 0)
+                         recipe's second pass reads one (the keys of
+                         victor/settings.py whose `needs` is "page-type")
 
 `victor learn` writes it (victor/training/pipeline.py); `load` checks every
 file against the size and hash the record gives before anything is read
@@ -28,10 +28,10 @@ made without training, with its own record.
 
 from victor.model.folder import (FILES, FORMAT, RECORD, TrainedModel, load, part_bytes,
                                  resolve)
-from victor.model.recipe_check import (CLEANING, TREE_INPUT_KEYS, Difference, check_recipe,
-                                       differences, with_decoding)
+from victor.model.recipe_check import (CLEANING, Difference, check_recipe, differences,
+                                       with_decoding)
 from victor.model.writing import dependents, save
 
-__all__ = ["CLEANING", "FILES", "FORMAT", "RECORD", "TREE_INPUT_KEYS", "Difference",
-           "TrainedModel", "check_recipe", "dependents", "differences", "load", "part_bytes",
-           "resolve", "save", "with_decoding"]
+__all__ = ["CLEANING", "FILES", "FORMAT", "RECORD", "Difference", "TrainedModel",
+           "check_recipe", "dependents", "differences", "load", "part_bytes", "resolve", "save",
+           "with_decoding"]

@@ -13,11 +13,7 @@ from typing import Any
 from victor.config import Config, from_record, portable, recipe
 from victor.errors import VictorError
 from victor.model.folder import RECORD, TrainedModel
-
-# The decoding keys the second pass's trees read the labels of (the best
-# path widened: victor.decoding.widened): trees trained on labels decoded
-# with others are not the trees of a model that decodes with these.
-TREE_INPUT_KEYS = ("keep-above", "fallback-share", "unit-bar", "list-bar")
+from victor.settings import PAGE_TYPE_KEYS, TREE_INPUT_KEYS
 
 _UNSET = object()
 # The recipe's groups (victor.config.recipe), and how their keys are named
@@ -32,7 +28,7 @@ CLEANING = ("settings", "template", "decoding")
 @dataclass(frozen=True)
 class Difference:
     group: str  # of the recipe (victor.config.recipe)
-    name: str   # as in the config file: keep-above, values.split.p, second-pass.keep, crf.c2
+    name: str   # as in the config file: a key of victor/settings.py, or one inside its mapping
     here: Any   # the config's
     there: Any  # the model's record's
 
@@ -68,16 +64,16 @@ def _compared(a: dict, b: dict, prefix: str) -> list[tuple[str, Any, Any]]:
 def _needs_training(d: Difference, model: TrainedModel, config: Config) -> bool:
     """Whether a model with the config's value takes training: a feature
     setting or the template does, and so does a second pass the model has
-    no trees for, and a decoding key its trees read the labels of
-    (TREE_INPUT_KEYS)."""
+    no trees for, a key that reads the page-type classifier the model
+    lacks, and a decoding key its trees read the labels of (Setting.needs
+    in victor/settings.py)."""
     if d.group != "decoding":
         return True
     if d.name == "second-pass":
         return config.second_pass is not None
     if d.name == "second-pass.page-type-share" and isinstance(d.here, (int, float)) and d.here:
         return model.trees is None or not model.trees.typed
-    if d.name.startswith(("second-pass.article-bars", "second-pass.comment-sections",
-                          "second-pass.review-sections", "second-pass.page-type-share")):
+    if d.name.startswith(PAGE_TYPE_KEYS):
         return (model.page_type is None and config.second_pass is not None
                 and config.second_pass.reads_page_type)
     return (model.trees is not None and config.second_pass is not None

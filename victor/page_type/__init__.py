@@ -2,7 +2,7 @@
 likely a page is an article rather than a forum, a product, a collection,
 a listing, documentation or a service page (WCXB's seven types), from
 signals of the whole page, so that the decision may give articles their
-own bars (the second pass's `article-bars`, victor.decoding.bars) and drop
+own bars (the second pass's article bars, victor.decoding.bars) and drop
 what is no part of a page of its type (comments on an article, reviews on
 a product: victor.decoding.without_sections).
 

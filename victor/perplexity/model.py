@@ -115,8 +115,8 @@ class PerplexityModel:
 
 
 def for_config(config: Config, selected: Sequence[str]) -> PerplexityModel | None:
-    """The language model the perplexity feature needs (the config's
-    perplexity-model, else DEFAULT_MODEL), or None when `selected` (the
+    """The language model the perplexity feature needs (the config's own,
+    else DEFAULT_MODEL), or None when `selected` (the
     features the CRF sees) leaves it out: then no model is loaded at all."""
     if "perplexity" not in selected:
         return None

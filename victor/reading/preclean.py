@@ -1,7 +1,7 @@
 """Stage 2: make the tree say what a reader sees, before it is split into blocks.
 
-Elements that never render text (scripts, styles, objects: the config's
-`tag-delete`) go; each line of `<pre>` becomes a block of its own, because
+Elements that never render text (scripts, styles, objects: a config key
+of victor/settings.py lists them) go; each line of `<pre>` becomes a block of its own, because
 a block is labelled as a whole and preformatted text mixes content and
 noise line by line (thesis 3.2); `<img alt>` text, which a reader sees
 where the image fails, becomes the image's text; CleanEval's

@@ -1,5 +1,5 @@
 """Training the page-type classifier (victor/page_type/) that the second
-pass's `article-bars` read: a LightGBM multiclass booster over each page's
+pass's article bars read: a LightGBM multiclass booster over each page's
 signals, learnt from the training pages whose NAME.json (beside NAME.anno,
 as data/wcxb's) gives a `page_type`, one of victor.page_type.TYPES. Other
 pages (Dragnet's, CleanEval's) carry no type and teach it nothing; they

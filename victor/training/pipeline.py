@@ -7,7 +7,7 @@
     the second pass   where the recipe has one: trees trained on every
                       page's held-out first pass, as they will see pages
                       the CRF never saw (second_pass)
-    the page type     where its decision reads one (`article-bars`, readers'
+    the page type     where its decision reads one (the article bars, readers'
                       sections above 0): a classifier
                       of the pages whose NAME.json gives their type
                       (page_type)

@@ -178,7 +178,7 @@ def held_out(predictions: Sequence, examples: Mapping[str, Example], fold: Mappi
     settings cross-fitted on the folds of its first pass, first_pass_pages),
     and its probability of each page type from a
     page-type classifier cross-fitted on the same folds where the config's
-    decision reads one (`article-bars`, readers' sections), else None."""
+    decision reads one (the article bars, readers' sections), else None."""
     settings = config.second_pass
     if settings is None:
         raise VictorError(f"config {config.name} has no second pass")
