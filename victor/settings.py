@@ -46,6 +46,7 @@ class Setting:
     stage: str  # the module that reads it
     group: str  # "features", "training", "decoding", "second-pass" (cleaning) or "trees" (training)
     null: bool = False  # whether a config may write null for "off"
+    required: bool = False  # whether a config (with its base) must give it
     # What a model made with another value of it needs beside its CRF, so
     # that `victor learn --from-model` cannot make it without training where
     # the model lacks it: "trees", whose inputs are the labels it decides
@@ -66,13 +67,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("parser", "name", "lexbor", "the HTML parser (docs/parsers.md)",
             "victor.reading.parser", "features"),
     Setting("tag-delete", "names", None, "elements removed with their content before the "
-            "page is split into blocks (required)", "victor.reading.preclean", "features"),
+            "page is split into blocks", "victor.reading.preclean", "features",
+            required=True),
     Setting("template", "path", None, "the CRF's feature template (default: the config's "
             "own name)", "victor.crf.template", "features"),
     Setting("model", "path", None, "the model folder cleaning uses (default: the config's "
             "own name)", "victor.model", "features"),
     Setting("crf-features", "names", None, "the features the CRF sees: names or family "
-            "wildcards (required)", "victor.features.selection", "features"),
+            "wildcards", "victor.features.selection", "features", required=True),
     Setting("values", "mapping", None, "each count feature's ascending value list",
             "victor.features.discretise", "features"),
     Setting("scales", "mapping", None, "each share feature's number of steps",
@@ -126,9 +128,9 @@ SETTINGS: tuple[Setting, ...] = (
             "victor.second_pass", "second-pass", null=True),
     # The second pass: its bars (cleaning) and how its trees are trained.
     Setting("second-pass.keep", "probability", None, "a kept block stays at this trees' "
-            "probability or more (required)", "victor.decoding.bars", "second-pass"),
+            "probability or more", "victor.decoding.bars", "second-pass", required=True),
     Setting("second-pass.add", "probability", None, "a dropped block comes back at this "
-            "or more (required)", "victor.decoding.bars", "second-pass"),
+            "or more", "victor.decoding.bars", "second-pass", required=True),
     Setting("second-pass.lowest-page-bar", "probability", None, "a page may lower both bars "
             "to its own, down to this", "victor.decoding.bars", "second-pass", null=True),
     Setting("second-pass.article-bars", "mapping", None, "above, keep, add, lowest-page-bar: "
@@ -152,16 +154,16 @@ SETTINGS: tuple[Setting, ...] = (
             "trees", "victor.second_pass.trees", "second-pass", null=True),
     Setting("second-pass.favor", "bars", None, "--favor's bars on the trees' probability, "
             "each both keep and add", "victor.decoding.bars", "second-pass", null=True),
-    Setting("second-pass.rounds", "count", None, "trees a booster (required)",
-            "victor.training.second_pass", "trees"),
+    Setting("second-pass.rounds", "count", None, "trees a booster",
+            "victor.training.second_pass", "trees", required=True),
     Setting("second-pass.seeds", "count", None, "boosters, each of another seed, their mean "
-            "taken (required)", "victor.training.second_pass", "trees"),
+            "taken", "victor.training.second_pass", "trees", required=True),
     Setting("second-pass.page-type-seeds", "count0", None, "boosters that also read the page "
             "type's probabilities", "victor.training.second_pass", "trees", null=True),
     Setting("second-pass.left-out", "names", None, "first-pass columns the trees do not read",
             "victor.training.second_pass", "trees", null=True),
-    Setting("second-pass.trees", "mapping", None, "LightGBM's parameters (required)",
-            "victor.training.second_pass", "trees"),
+    Setting("second-pass.trees", "mapping", None, "LightGBM's parameters",
+            "victor.training.second_pass", "trees", required=True),
 )
 
 BY_KEY = {s.key: s for s in SETTINGS}
@@ -222,5 +224,6 @@ def markdown() -> str:
             ", ".join(f"{k} {v}" for k, v in s.default.items()) if isinstance(s.default, dict)
             else str(s.default))
         kind = s.kind + (" or null" if s.null else "")
-        rows.append(f"| `{s.key}` | {kind} | {shown} | {s.meaning} | `{s.stage}` |")
+        meaning = s.meaning + (" (required)" if s.required else "")
+        rows.append(f"| `{s.key}` | {kind} | {shown} | {meaning} | `{s.stage}` |")
     return "\n".join(rows) + "\n"

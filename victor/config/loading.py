@@ -34,7 +34,7 @@ import yaml
 from victor.config.crf_params import check_params
 from victor.config.second_pass import SecondPassSettings, checked as second_pass_checked
 from victor.errors import VictorError
-from victor.settings import BY_KEY, DECODING, TOP_KEYS, bad_value, default
+from victor.settings import BY_KEY, DECODING, SETTINGS, TOP_KEYS, bad_value, default
 
 # The config used when none is named: by the commands, the API and the
 # scripts.
@@ -107,7 +107,8 @@ def field_name(key: str) -> str:
     return key.replace("-", "_")
 
 
-_REQUIRED = ("tag-delete", "crf-features")
+# The top-level keys a config must give (the second pass checks its own).
+_REQUIRED = tuple(s.key for s in SETTINGS if s.required and "." not in s.key)
 
 
 def resolve(name_or_path: str | Path) -> Path:
