@@ -11,7 +11,8 @@ formula (`parser.FORMULA`) among kept text.
 
 What the markup does not say, the labels do: an element whose kept text is
 all labelled header becomes a heading. Tables used only to lay a page out
-become plain boxes, so that only data tables are drawn as tables.
+become plain boxes, so that only data tables are drawn as tables (each
+element's clean copy: elements.py).
 """
 
 from __future__ import annotations
