@@ -26,7 +26,7 @@ from typing import Sequence
 from victor.batch.timeout import DEFAULT_TIMEOUT
 from victor.batch.workers import worker_cleaner
 from victor.errors import import_extra
-from victor.integrations import clean, options
+from victor.integrations.process_cleaner import clean, options
 from victor.output import Rendering, check_format
 
 _extractors = import_extra("datatrove.pipeline.extractors.base", "datatrove",

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from victor.integrations import clean, options
+from victor.integrations.process_cleaner import clean, options
 
 try:
     from nemo_curator.stages.text.download.html_extractors import (
