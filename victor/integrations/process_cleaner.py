@@ -11,7 +11,7 @@ from victor.errors import VictorError
 from victor.output import Rendering
 
 if TYPE_CHECKING:
-    from victor.cleaner import Result
+    from victor.result import Result
 
 
 def options(config: str | Path | None, model: str | Path | None = None,

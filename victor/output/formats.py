@@ -18,7 +18,7 @@ class Format:
 
 
 # The one list of formats: each name is `victor clean --format NAME`, the
-# method of cleaner.Result that renders it, and `extract(output=NAME)`.
+# method of victor.result.Result that renders it, and `extract(output=NAME)`.
 FORMATS = {"cleaneval": Format(".txt"), "text": Format(".txt", headed=True),
            "markdown": Format(".md", headed=True), "blocks": Format(".txt"),
            "jsonl": Format(".jsonl"), "html": Format(".html"), "report": Format(".report.html"),
