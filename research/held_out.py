@@ -37,12 +37,13 @@ from benchmarks.quality.running import COLLECTIONS, ROOT, pages_of
 from benchmarks.quality.scoring import score
 from victor import decoding, output
 from victor.config import DEFAULT_CONFIG, Config, load_config
+from victor.config.loading import field_name
+from victor.settings import BY_KEY, DECODING
 from victor.training import crossval, dataset, second_pass
 
-# config key -> Config field, for replay's KEY=VALUE
-_KEYS = {"keep-above": "keep_above", "fallback-share": "fallback_share", "unit-bar": "unit_bar",
-         "list-bar": "list_bar", "repeat-words": "repeat_words",
-         "line-share": "line_share", "line-words": "line_words", "comments-drop": "comments_drop"}
+# config key -> Config field, for replay's KEY=VALUE: the table's decoding
+# keys that take one number.
+_KEYS = {key: field_name(key) for key in DECODING if BY_KEY[key].kind != "bars"}
 # second-pass key -> SecondPassSettings field
 _SECOND = {"keep": "keep", "add": "add", "lowest-page-bar": "lowest_page_bar",
            "comment-sections": "comment_sections", "review-sections": "review_sections",

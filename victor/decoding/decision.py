@@ -111,23 +111,32 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
     config = with_comments(config, comments)
     decided = _steps(path, marginals, texts, found, config, trees, favor, threshold,
                      temperature, bridged, page_type, comments)
-    if (threshold is None and comments == "drop" and texts
-            and not CONTENT.intersection(decided.labels)
-            and (fallen := fallback([OTHER] * len(texts), marginals, config.fallback_share,
-                                    config.fallback_cap,
-                                    [s == "comments" for s in found.sections]))):
-        decided = Decision(fallen, True, decided.second)
     if threshold is None and texts and not CONTENT.intersection(decided.labels):
-        kept = _steps(path, marginals, texts, found, with_comments(config, "keep"), trees,
-                      favor, threshold, temperature, bridged, page_type, "keep")
-        if CONTENT.intersection(kept.labels):
-            decided = kept
-        elif (fallen := fallback([OTHER] * len(texts), marginals, config.never_empty_share,
-                                 config.fallback_cap)):
-            decided = Decision(fallen, True, decided.second)
+        decided = _not_empty(decided, lambda: _steps(
+            path, marginals, texts, found, with_comments(config, "keep"), trees, favor,
+            threshold, temperature, bridged, page_type, "keep"), marginals, found, config,
+            comments)
     if found.unseen:
         decided.labels, decided.unseen_share = without_unseen(decided.labels, texts,
                                                               found.unseen)
+    return decided
+
+
+def _not_empty(decided: Decision, with_comments_kept: Callable[[], Decision],
+               marginals: Sequence[Mapping[str, float]], found: Layout, config: "Config",
+               comments: str | None) -> Decision:
+    """Step 10 for a page the steps kept nothing of: the first of these
+    that keeps something, else `decided` as it is."""
+    nothing = [OTHER] * len(marginals)
+    if comments == "drop" and (fallen := fallback(
+            nothing, marginals, config.fallback_share, config.fallback_cap,
+            [s == "comments" for s in found.sections])):
+        return Decision(fallen, True, decided.second)
+    kept = with_comments_kept()
+    if CONTENT.intersection(kept.labels):
+        return kept
+    if fallen := fallback(nothing, marginals, config.never_empty_share, config.fallback_cap):
+        return Decision(fallen, True, decided.second)
     return decided
 
 
