@@ -37,8 +37,7 @@ from benchmarks.quality.running import COLLECTIONS, ROOT, pages_of
 from benchmarks.quality.scoring import score
 from victor import decoding, output
 from victor.config import DEFAULT_CONFIG, Config, load_config
-from victor.config.loading import field_name
-from victor.settings import BY_KEY, DECODING
+from victor.settings import BY_KEY, DECODING, field_name
 from victor.training import crossval, dataset, second_pass
 
 # config key -> Config field, for replay's KEY=VALUE: the table's decoding

@@ -127,7 +127,8 @@ def test_article_bars_are_checked_when_the_config_is_loaded(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text(UNTYPED.replace("article-bars: null", "article-bars: {above: 2, keep: 0.5}"),
                    encoding="utf-8")
-    with pytest.raises(VictorError, match="'article-bars': 'above' must be a probability"):
+    with pytest.raises(VictorError,
+                       match="key 'second-pass.article-bars.above': must be a probability"):
         load_config(bad)
 
 

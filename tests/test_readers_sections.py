@@ -112,5 +112,5 @@ def test_the_key_is_checked_when_the_config_is_loaded(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("base: general\ntemplate: general\nsecond-pass:\n  comment-sections: yes\n",
                    encoding="utf-8")
-    with pytest.raises(VictorError, match="bad.yaml: key 'second-pass': 'comment-sections' must"):
+    with pytest.raises(VictorError, match="bad.yaml: key 'second-pass.comment-sections': must"):
         load_config(bad)

@@ -28,7 +28,7 @@ from victor.second_pass.features import PAGE_FEATURES
 from victor.training.dataset import gold_text
 from victor.training.evaluate import score_page
 from victor.model import load as load_model, part_bytes, with_decoding
-from victor.second_pass.settings import training
+from victor.config.second_pass import training
 
 
 

@@ -74,49 +74,62 @@ def test_a_config_without_the_key_or_with_null_has_no_second_pass(tmp_path) -> N
     assert load_config(written(tmp_path, "second-pass: null\n")).second_pass is None
 
 
-@pytest.mark.parametrize("text, why", [
-    ("second-pass: [0.35, 0.3]", "must be a mapping, or null, not list"),
-    ("second-pass:\n  keep: 1.5\n  add: 0.3\n", "'keep' must be a probability between 0 and 1"),
-    ("second-pass:\n  keep: 0.35\n  add: yes\n", "'add' must be a probability between 0 and 1"),
-    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  lowest-page-bar: 0.32\n",
-     "'lowest-page-bar' must be a probability no higher than keep and add, or null"),
-    ("second-pass:\n  model: general-second-pass\n  keep: 0.35\n  add: 0.3\n",
-     "'model' is no longer read: the trees are a file of the model folder that victor learn "
-     "writes (docs/models.md); take the line out"),
-    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  early-stop: -4\n",
-     "'early-stop' must be a positive margin (LightGBM's pred_early_stop_margin), or null for every tree"),
-    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  early-stop-every: 0\n",
-     "'early-stop-every' must be a number of trees, at least 1, where early-stop is set"),
-    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  depth: 3\n",
-     "unknown key 'depth'; known keys: keep, add, lowest-page-bar, article-bars, comment-sections, review-sections, first-pass-stays, page-type-share, "
-     "early-stop, early-stop-every, favor, rounds, seeds, page-type-seeds, left-out, trees"),
-    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  page-type-share: 1.5\n",
-     "'page-type-share' must be a share between 0 and 1, or null"),
-    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  page-type-seeds: -1\n",
-     "'page-type-seeds' must be a whole number, 0 or more"),
-    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  page-type-seeds: 0\n  page-type-share: 0.2\n",
-     "'page-type-share' needs boosters that read the page type: set 'page-type-seeds' too"),
-    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  first-pass-stays: 2\n",
-     "'first-pass-stays' must be a probability between 0 and 1, or null"),
-    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  rounds: 0\n",
-     "'rounds' must be a whole number, at least 1"),
-    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  trees: {num_leaves: [31]}\n",
-     "'trees' must map LightGBM's parameter names to numbers or names"),
-    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  trees: {objective: binary, seed: 3}\n",
-     "'trees': each booster's seed is its number; set 'seeds' instead"),
-    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  favor: 0.6\n",
-     "'favor': must be a mapping of precision and recall to probabilities, or null, "
-     "not float"),
-    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  favor: {speed: 0.6}\n",
-     "'favor': unknown setting 'speed'; known: precision, recall"),
-    ("second-pass:\n  keep: 0.35\n  add: 0.3\n  favor: {recall: -1}\n",
-     "'favor': recall must be a probability between 0 and 1"),
+KEYS = "  keep: 0.35\n  add: 0.3\n"
+
+
+@pytest.mark.parametrize("text, key, why", [
+    ("second-pass: [0.35, 0.3]", "second-pass",
+     "must be a mapping of its keys (docs/settings.md), or null, not list"),
+    ("second-pass:\n  keep: 1.5\n  add: 0.3\n", "second-pass.keep",
+     "must be a probability between 0 and 1"),
+    ("second-pass:\n  keep: 0.35\n  add: yes\n", "second-pass.add",
+     "must be a probability between 0 and 1, not bool"),
+    ("second-pass:\n" + KEYS + "  lowest-page-bar: 0.32\n", "second-pass.lowest-page-bar",
+     "must be no higher than keep and add"),
+    ("second-pass:\n" + KEYS + "  article-bars: {above: 0.9, keep: 0.5, add: 0.4, "
+     "lowest-page-bar: 0.45}\n", "second-pass.article-bars.lowest-page-bar",
+     "must be no higher than keep and add"),
+    ("second-pass:\n" + KEYS + "  article-bars: {keep: 0.5, add: 0.4}\n",
+     "second-pass.article-bars.above", "missing; a config (with its base) must give it"),
+    ("second-pass:\n" + KEYS + "  early-stop: -4\n", "second-pass.early-stop",
+     "must be a positive margin, or null"),
+    ("second-pass:\n" + KEYS + "  early-stop-every: 0\n", "second-pass.early-stop-every",
+     "must be a whole number, at least 1, or null"),
+    ("second-pass:\n" + KEYS + "  early-stop-every: null\n", "second-pass.early-stop",
+     "needs early-stop-every set too"),
+    ("second-pass:\n" + KEYS + "  depth: 3\n", "second-pass.depth",
+     "unknown key; known keys: keep, add, lowest-page-bar, article-bars, comment-sections, review-sections, first-pass-stays, page-type-share, early-stop, early-stop-every, favor, rounds, seeds, page-type-seeds, left-out, trees"),
+    ("second-pass:\n" + KEYS + "  page-type-share: 1.5\n", "second-pass.page-type-share",
+     "must be a share between 0 and 1, or null"),
+    ("second-pass:\n" + KEYS + "  page-type-seeds: -1\n", "second-pass.page-type-seeds",
+     "must be a whole number, 0 or more, or null"),
+    ("second-pass:\n" + KEYS + "  page-type-seeds: 0\n  page-type-share: 0.2\n",
+     "second-pass.page-type-share", "needs page-type-seeds set too"),
+    ("second-pass:\n" + KEYS + "  first-pass-stays: 2\n", "second-pass.first-pass-stays",
+     "must be a probability between 0 and 1, or null"),
+    ("second-pass:\n" + KEYS + "  rounds: 0\n", "second-pass.rounds",
+     "must be a whole number, at least 1"),
+    ("second-pass:\n" + KEYS + "  trees: {num_leaves: [31]}\n", "second-pass.trees",
+     "must be a mapping of LightGBM's parameter names to numbers or names"),
+    ("second-pass:\n" + KEYS + "  trees: {objective: binary, seed: 3}\n", "second-pass.trees",
+     "each booster's seed is its number: give no seed"),
+    ("second-pass:\n" + KEYS + "  favor: 0.6\n", "second-pass.favor",
+     "must be a mapping of precision and recall to probabilities, or null, not float"),
+    ("second-pass:\n" + KEYS + "  favor: {speed: 0.6}\n", "second-pass.favor",
+     "unknown setting 'speed'; known: precision, recall"),
+    ("second-pass:\n" + KEYS + "  favor: {recall: -1}\n", "second-pass.favor",
+     "recall must be a probability between 0 and 1"),
+    ("second-pass:\n" + KEYS + "  left-out: [class-words, 3]\n", "second-pass.left-out",
+     "item 2 must be a name"),
 ])
-def test_a_bad_value_is_refused_in_one_line_naming_the_file(tmp_path, text: str, why: str) -> None:
+def test_a_bad_value_is_refused_in_one_line_naming_the_file(tmp_path, text: str, key: str,
+                                                           why: str) -> None:
+    """Each key is checked by its kind and by how it bears on its
+    neighbours, as the one table (victor/settings.py) declares them."""
     path = written(tmp_path, text)
     with pytest.raises(VictorError) as e:
         load_config(path)
-    assert str(e.value) == f"{path}: key 'second-pass': {why}"
+    assert str(e.value) == f"{path}: key '{key}': {why}"
 
 
 def test_without_lightgbm_a_model_with_trees_stops_in_one_line() -> None:

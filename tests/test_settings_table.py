@@ -41,3 +41,15 @@ def test_a_key_out_of_its_range_is_refused_in_one_line(tmp_path) -> None:
         with pytest.raises(VictorError, match=f"key '{key}'") as refused:
             load_config(tmp_path / "c.yaml")
         assert "\n" not in str(refused.value)
+
+
+def test_a_config_holds_each_key_of_the_table_under_its_field() -> None:
+    """The stages read a config's fields; the table is the one list of them
+    (the base is merged when the file is read)."""
+    import dataclasses
+
+    from victor.config import Config
+    from victor.settings import field_name, level
+
+    held = {f.name for f in dataclasses.fields(Config)} - {"name", "path", "digest", "raw"}
+    assert held == {field_name(s.key) for s in level() if s.kind != "config"}

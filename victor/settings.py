@@ -29,10 +29,20 @@ KINDS: dict[str, tuple[tuple[type, ...], str]] = {
     "margin": ((int, float), "a positive margin"),
     "bars": ((dict,), "a mapping of precision and recall to probabilities"),
     "name": ((str,), "a name"),
+    "parser": ((str,), "a name"),
     "path": ((str,), "a name or path"),
+    "config": ((str,), "the name or path of a config"),
     "names": ((list,), "a list of names"),
-    "mapping": ((dict,), "a mapping"),
+    "tags": ((list,), "a list of tag names"),
+    "value-lists": ((dict,), "a mapping of features to ascending lists of numbers"),
+    "steps": ((dict,), "a mapping of features to numbers of steps"),
+    "patterns": ((dict,), "a mapping of names to lists of regular expressions"),
+    "crf-parameters": ((dict,), "a mapping of the CRF's parameters to numbers"),
+    "parameters": ((dict,), "a mapping of LightGBM's parameter names to numbers or names"),
+    "table": ((dict,), "a mapping of its keys (docs/settings.md)"),
 }
+# The kinds whose value is a mapping that an absent key leaves empty.
+EMPTY_MAPPINGS = ("value-lists", "steps", "patterns", "crf-parameters")
 # The `--favor` settings: each moves the labels toward one of the two.
 FAVOR = ("precision", "recall")
 
@@ -53,6 +63,22 @@ class Setting:
     # (trees trained on labels decided otherwise do not fit), or
     # "page-type", the classifier it reads; "" for neither.
     needs: str = ""
+    # Keys of its own mapping it may not exceed, and one that must be set
+    # (not null, not 0) where it is: how keys bear on each other.
+    at_most: tuple[str, ...] = ()
+    requires: str = ""
+    # A path's package folder and file ending, where a bare name means a
+    # file of the package's own (victor/templates/NAME.tpl); "own": its
+    # default is the config's own name, and a config does not take it from
+    # its base.
+    folder: str = ""
+    suffix: str = ""
+    own: bool = False
+
+    @property
+    def name(self) -> str:
+        """The key as its own mapping names it (`keep` of `second-pass.keep`)."""
+        return self.key.rpartition(".")[2]
 
     @property
     def what(self) -> str:
@@ -62,28 +88,30 @@ class Setting:
 
 SETTINGS: tuple[Setting, ...] = (
     # What a block looks like to the CRF: the model's features depend on them.
-    Setting("base", "path", None, "the config this one extends, by name or path; its "
-            "mappings add to the base's, other keys replace", "victor.config", "features"),
-    Setting("parser", "name", "lexbor", "the HTML parser (docs/parsers.md)",
+    Setting("base", "config", None, "the config this one extends, by name or path; its "
+            "mappings add to the base's, other keys replace", "victor.config", "files",
+            folder="configs", suffix=".yaml"),
+    Setting("parser", "parser", "lexbor", "the HTML parser (docs/parsers.md)",
             "victor.reading.parser", "features"),
-    Setting("tag-delete", "names", None, "elements removed with their content before the "
+    Setting("tag-delete", "tags", None, "elements removed with their content before the "
             "page is split into blocks", "victor.reading.preclean", "features",
             required=True),
     Setting("template", "path", None, "the CRF's feature template (default: the config's "
-            "own name)", "victor.crf.template", "features"),
+            "own name)", "victor.crf.template", "files", folder="templates", suffix=".tpl",
+            own=True),
     Setting("model", "path", None, "the model folder cleaning uses (default: the config's "
-            "own name)", "victor.model", "features"),
+            "own name)", "victor.model", "files", folder="models", own=True),
     Setting("crf-features", "names", None, "the features the CRF sees: names or family "
             "wildcards", "victor.features.selection", "features", required=True),
-    Setting("values", "mapping", None, "each count feature's ascending value list",
+    Setting("values", "value-lists", None, "each count feature's ascending value list",
             "victor.features.discretise", "features"),
-    Setting("scales", "mapping", None, "each share feature's number of steps",
+    Setting("scales", "steps", None, "each share feature's number of steps",
             "victor.features.discretise", "features"),
-    Setting("regexp", "mapping", None, "named lists of regular expressions a short block is "
+    Setting("regexp", "patterns", None, "named lists of regular expressions a short block is "
             "searched for", "victor.features.families", "features"),
     Setting("perplexity-model", "path", None, "the n-gram language model of the perplexity "
-            "feature", "victor.perplexity", "features", null=True),
-    Setting("crf", "mapping", None, "the CRF's training parameters: c1, c2, max-iterations, "
+            "feature", "victor.perplexity", "features", null=True, folder="models"),
+    Setting("crf", "crf-parameters", None, "the CRF's training parameters: c1, c2, max-iterations, "
             "far-other-share, min-sites", "victor.crf.estimator", "training"),
     # How the CRF's labels are decided (victor/decoding/decision.py lists the steps).
     Setting("keep-above", "probability", None, "a block the best path drops is kept at this "
@@ -124,7 +152,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("comments-drop", "probability", 0.3, "with --comments drop, comment sections "
             "go from every page that is a forum at less than this probability (a forum's posts "
             "are its content)", "victor.decoding.page_layout", "decoding"),
-    Setting("second-pass", "mapping", None, "the second pass's trees: the keys below",
+    Setting("second-pass", "table", None, "the second pass's trees: the keys below",
             "victor.second_pass", "second-pass", null=True),
     # The second pass: its bars (cleaning) and how its trees are trained.
     Setting("second-pass.keep", "probability", None, "a kept block stays at this trees' "
@@ -132,10 +160,20 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("second-pass.add", "probability", None, "a dropped block comes back at this "
             "or more", "victor.decoding.bars", "second-pass", required=True),
     Setting("second-pass.lowest-page-bar", "probability", None, "a page may lower both bars "
-            "to its own, down to this", "victor.decoding.bars", "second-pass", null=True),
-    Setting("second-pass.article-bars", "mapping", None, "above, keep, add, lowest-page-bar: "
-            "the bars of a page the page-type classifier calls an article at `above` or "
-            "more", "victor.decoding.bars", "second-pass", null=True, needs="page-type"),
+            "to its own, down to this", "victor.decoding.bars", "second-pass", null=True,
+            at_most=("keep", "add")),
+    Setting("second-pass.article-bars", "table", None, "the bars of a page the page-type "
+            "classifier calls an article: the keys below", "victor.decoding.bars",
+            "second-pass", null=True, needs="page-type"),
+    Setting("second-pass.article-bars.above", "probability", None, "a page is an article's "
+            "at this article probability or more", "victor.decoding.bars", "second-pass",
+            required=True),
+    Setting("second-pass.article-bars.keep", "probability", None, "its keep bar",
+            "victor.decoding.bars", "second-pass", required=True),
+    Setting("second-pass.article-bars.add", "probability", None, "its add bar",
+            "victor.decoding.bars", "second-pass", required=True),
+    Setting("second-pass.article-bars.lowest-page-bar", "probability", None, "its lowest page "
+            "bar", "victor.decoding.bars", "second-pass", null=True, at_most=("keep", "add")),
     Setting("second-pass.comment-sections", "probability", None, "a comment section's blocks "
             "go on a page that is an article at this probability or more (0: every page)",
             "victor.decoding.page_layout", "second-pass", null=True, needs="page-type"),
@@ -147,9 +185,10 @@ SETTINGS: tuple[Setting, ...] = (
             "victor.decoding.bars", "second-pass", null=True),
     Setting("second-pass.page-type-share", "share", None, "the page-type boosters' share of "
             "the trees' probability", "victor.second_pass.trees", "second-pass", null=True,
-            needs="page-type"),
+            needs="page-type", requires="page-type-seeds"),
     Setting("second-pass.early-stop", "margin", None, "LightGBM's prediction early-stopping "
-            "margin; null: every tree", "victor.second_pass.trees", "second-pass", null=True),
+            "margin; null: every tree", "victor.second_pass.trees", "second-pass", null=True,
+            requires="early-stop-every"),
     Setting("second-pass.early-stop-every", "count", None, "... looked at every this many "
             "trees", "victor.second_pass.trees", "second-pass", null=True),
     Setting("second-pass.favor", "bars", None, "--favor's bars on the trees' probability, "
@@ -162,22 +201,37 @@ SETTINGS: tuple[Setting, ...] = (
             "type's probabilities", "victor.training.second_pass", "trees", null=True),
     Setting("second-pass.left-out", "names", None, "first-pass columns the trees do not read",
             "victor.training.second_pass", "trees", null=True),
-    Setting("second-pass.trees", "mapping", None, "LightGBM's parameters",
+    Setting("second-pass.trees", "parameters", None, "LightGBM's parameters (each booster's "
+            "seed is its number)",
             "victor.training.second_pass", "trees", required=True),
 )
 
 BY_KEY = {s.key: s for s in SETTINGS}
-TOP_KEYS = tuple(s.key for s in SETTINGS if "." not in s.key)
-SECOND_PASS_KEYS = tuple(s.key.removeprefix("second-pass.") for s in SETTINGS
-                         if s.key.startswith("second-pass."))
+
+
+def level(prefix: str = "") -> tuple[Setting, ...]:
+    """The keys of one mapping: the top of a config (""), or a table-kind
+    key's own ("second-pass")."""
+    return tuple(s for s in SETTINGS if s.key.rpartition(".")[0] == prefix)
+
+
+def field_name(key: str) -> str:
+    """The attribute a key's value is held under (`keep_above` of
+    `keep-above`, `keep` of `second-pass.keep`)."""
+    return key.rpartition(".")[2].replace("-", "_")
+
+
+TOP_KEYS = tuple(s.key for s in level())
+SECOND_PASS_KEYS = tuple(s.name for s in level("second-pass"))
 # What cleaning reads of the second pass (a model records it in its
 # decoding), and what training reads.
-SECOND_PASS_DECODING = tuple(s.key.removeprefix("second-pass.") for s in SETTINGS
-                             if s.key.startswith("second-pass.") and s.group == "second-pass")
-SECOND_PASS_TRAINING = tuple(s.key.removeprefix("second-pass.") for s in SETTINGS
-                             if s.group == "trees")
+SECOND_PASS_DECODING = tuple(s.name for s in level("second-pass") if s.group == "second-pass")
+SECOND_PASS_TRAINING = tuple(s.name for s in level("second-pass") if s.group == "trees")
 # The top-level keys that decide the labels: a model records them.
-DECODING = tuple(s.key for s in SETTINGS if s.group == "decoding")
+DECODING = tuple(s.key for s in level() if s.group == "decoding")
+# What a model's features depend on: a model records them, and cleaning
+# with other values is refused.
+FEATURE_KEYS = tuple(s.key for s in level() if s.group == "features")
 # The keys a model made with another value of takes training for where it
 # lacks their need (Setting.needs; victor/model/recipe_check.py).
 TREE_INPUT_KEYS = tuple(s.key for s in SETTINGS if s.needs == "trees")
@@ -189,33 +243,6 @@ def default(key: str) -> Any:
     return dict(value) if isinstance(value, dict) else value
 
 
-def bad_value(key: str, value: Any) -> str | None:
-    """Why `value` is no value of `key` (its kind's type and range), or
-    None where it is one. A mapping's or list's entries are the
-    checker's of that key."""
-    s = BY_KEY[key]
-    if value is None:
-        return None if s.null else f"must be {s.what}, not NoneType"
-    types, _ = KINDS[s.kind]
-    if isinstance(value, bool) or not isinstance(value, types):
-        return f"must be {s.what}, not {type(value).__name__}"
-    if s.kind in ("probability", "share") and not 0 <= value <= 1:
-        return f"must be {s.what}"
-    if s.kind in ("words", "blocks", "count") and value < 1:
-        return f"must be {s.what}"
-    if s.kind == "count0" and value < 0:
-        return f"must be {s.what}"
-    if s.kind == "margin" and value <= 0:
-        return f"must be {s.what}"
-    if s.kind == "bars":
-        for name, bar in value.items():
-            if name not in FAVOR:
-                return f"unknown setting {name!r}; known: {', '.join(FAVOR)}"
-            if isinstance(bar, bool) or not isinstance(bar, (int, float)) or not 0 <= bar <= 1:
-                return f"{name} must be a probability between 0 and 1"
-    return None
-
-
 def markdown() -> str:
     """The table as docs/settings.md shows it."""
     rows = ["| key | kind | default | meaning | read by |", "|---|---|---|---|---|"]
@@ -224,6 +251,8 @@ def markdown() -> str:
             ", ".join(f"{k} {v}" for k, v in s.default.items()) if isinstance(s.default, dict)
             else str(s.default))
         kind = s.kind + (" or null" if s.null else "")
-        meaning = s.meaning + (" (required)" if s.required else "")
+        meaning = (s.meaning + (" (required)" if s.required else "")
+                   + (f" (at most {' and '.join(s.at_most)})" if s.at_most else "")
+                   + (f" (needs {s.requires})" if s.requires else ""))
         rows.append(f"| `{s.key}` | {kind} | {shown} | {meaning} | `{s.stage}` |")
     return "\n".join(rows) + "\n"

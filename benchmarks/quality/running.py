@@ -21,7 +21,7 @@ from victor.annotation import load_annotation
 from victor.annotation.gold import read_gold
 from victor.batch.inputs import read_input
 from victor.config import DEFAULT_CONFIG, Config, load_config, recipe, shipped_configs
-from victor.second_pass.settings import training
+from victor.config.second_pass import training
 from victor.training import crossval, dataset, second_pass
 
 ROOT = Path(__file__).resolve().parents[2]

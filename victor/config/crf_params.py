@@ -33,25 +33,28 @@ DEFAULT_PARAMS = MappingProxyType({
 def check_params(params: Mapping[str, object], where: str) -> dict[str, float]:
     """The parameters in crfsuite's spelling, or a one-line error naming
     the first bad one after `where`. A dash may stand for an underscore
-    (YAML configs write max-iterations). crfsuite itself silently reads a
-    malformed number as 0, so values are checked here."""
+    (YAML configs write max-iterations)."""
+    why = params_problem(params)
+    if why is not None:
+        raise VictorError(f"{where}: {why}")
+    return {str(key).replace("-", "_"): value for key, value in params.items()}
+
+
+def params_problem(params: Mapping[str, object]) -> str | None:
+    """Why the first bad parameter is wrong, or None. crfsuite itself
+    silently reads a malformed number as 0, so values are checked here."""
     known = ", ".join(name.replace("_", "-") for name in SETTABLE)
-    checked: dict[str, float] = {}
     for key, value in params.items():
         name = str(key).replace("-", "_")
         if name not in SETTABLE:
-            raise VictorError(f"{where}: unknown parameter '{key}' (known: {known})")
+            return f"unknown parameter '{key}' (known: {known})"
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-            raise VictorError(f"{where}: parameter '{key}' must be a number, 0 or more, "
-                              f"not {value!r}")
+            return f"parameter '{key}' must be a number, 0 or more, not {value!r}"
         if name == "far_other_share" and not 0 < value <= 1:
-            raise VictorError(f"{where}: parameter '{key}' must be a share above 0 and at "
-                              f"most 1, not {value!r}")
+            return f"parameter '{key}' must be a share above 0 and at most 1, not {value!r}"
         if name == "min_sites" and (value != int(value) or value < 1):
-            raise VictorError(f"{where}: parameter '{key}' must be a whole number, 1 or "
-                              f"more, not {value!r}")
-        checked[name] = value
-    return checked
+            return f"parameter '{key}' must be a whole number, 1 or more, not {value!r}"
+    return None
 
 
 def training_params(params: Mapping[str, object]) -> dict[str, object]:

@@ -31,10 +31,10 @@ from typing import Any
 
 import yaml
 
-from victor.config.crf_params import check_params
-from victor.config.second_pass import SecondPassSettings, checked as second_pass_checked
+from victor.config.checking import first_problem, problem, value_of
+from victor.config.second_pass import SecondPassSettings, settings_of as second_pass_settings
 from victor.errors import VictorError
-from victor.settings import BY_KEY, DECODING, SETTINGS, TOP_KEYS, bad_value, default
+from victor.settings import default, field_name, level
 
 # The config used when none is named: by the commands, the API and the
 # scripts.
@@ -67,9 +67,10 @@ def portable(path: Path) -> str:
 
 @dataclass(frozen=True)
 class Config:
-    """A checked config. The decoding keys' meanings, kinds and defaults
-    are the one table's (victor/settings.py), each under the key's name
-    with `_` for `-`."""
+    """A checked config: a field for each top-level key of the one table
+    (victor/settings.py; `keep_above` holds `keep-above`), with the value
+    the stages read, and the file it came from. A key a config leaves out
+    holds the table's default."""
 
     name: str
     path: Path
@@ -83,32 +84,29 @@ class Config:
     values: dict[str, tuple[float, ...]]
     scales: dict[str, int]
     regexp: dict[str, tuple[re.Pattern, ...]]
+    perplexity_model: Path | None
     crf: dict[str, float]
-    perplexity_model: Path | None = None
-    keep_above: float | None = default("keep-above")
-    fallback_share: float = default("fallback-share")
-    fallback_cap: float = default("fallback-cap")
-    never_empty_share: float = default("never-empty-share")
-    unit_bar: float | None = default("unit-bar")
-    list_bar: float | None = default("list-bar")
-    repeat_words: int | None = default("repeat-words")
-    repeat_blocks: int = default("repeat-blocks")
-    repeat_block_words: int = default("repeat-block-words")
-    line_share: float | None = default("line-share")
-    line_words: int | None = default("line-words")
-    favor: dict[str, float] = field(default_factory=lambda: default("favor"))
-    comments_drop: float = default("comments-drop")
-    second_pass: SecondPassSettings | None = None
+    keep_above: float | None
+    fallback_share: float
+    fallback_cap: float
+    never_empty_share: float
+    unit_bar: float | None
+    list_bar: float | None
+    repeat_words: int | None
+    repeat_blocks: int
+    repeat_block_words: int
+    line_share: float | None
+    line_words: int | None
+    favor: dict[str, float]
+    comments_drop: float
+    second_pass: SecondPassSettings | None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
-def field_name(key: str) -> str:
-    """The Config field of a decoding key."""
-    return key.replace("-", "_")
-
-
-# The top-level keys a config must give (the second pass checks its own).
-_REQUIRED = tuple(s.key for s in SETTINGS if s.required and "." not in s.key)
+# The key that names a config's base, and the keys a config does not take
+# from its base.
+_BASE = next(s.name for s in level() if s.kind == "config")
+_OWN = tuple(s.name for s in level() if s.own)
 
 
 def resolve(name_or_path: str | Path) -> Path:
@@ -141,18 +139,18 @@ def _read(path: Path, seen: tuple[Path, ...]) -> dict[str, Any]:
         raise VictorError(f"{path}:{where} not valid YAML: {getattr(e, 'problem', e)}")
     if not isinstance(raw, dict):
         raise VictorError(f"{path}: a config must be a mapping of keys to values")
-    base = raw.pop("base", None)
+    base = raw.pop(_BASE, None)
     if base is None:
         return raw
-    if not isinstance(base, str):
-        raise VictorError(f"{path}: key 'base': must be the name or path of a config")
+    found = problem(_BASE, base)
+    if found is not None:
+        raise VictorError(f"{path}: key '{found[0]}': {found[1]}")
     base_path = resolve(base) if "/" not in base else _locate(base, path, CONFIG_DIR, ".yaml")
     if base_path.resolve() in seen or base_path.resolve() == path.resolve():
-        raise VictorError(f"{path}: key 'base': {base} extends itself")
+        raise VictorError(f"{path}: key '{_BASE}': {base} extends itself")
     merged = _read(base_path, seen + (path.resolve(),))
-    # A config's template and model are its own (by default of its own name).
-    merged.pop("template", None)
-    merged.pop("model", None)
+    for key in _OWN:
+        merged.pop(key, None)
     for key, value in raw.items():
         if isinstance(value, dict) and isinstance(merged.get(key), dict):
             merged[key] = {**merged[key], **value}
@@ -177,87 +175,23 @@ def from_record(recipe: dict[str, Any], source: Path, name: str, digest: str) ->
 def _checked(raw: dict[str, Any], path: Path, digest: str) -> Config:
     """A Config from a mapping, checked once, whole, against the table:
     `path` names it in the errors."""
-    def bad(key: str, why: str) -> VictorError:
-        return VictorError(f"{path}: key '{key}': {why}")
-
-    for key, value in raw.items():
-        if key not in TOP_KEYS:
-            raise bad(key, f"unknown key; known keys: {', '.join(TOP_KEYS)}")
-        why = bad_value(key, value)
-        if why is not None:
-            raise bad(key, why)
-    for key in _REQUIRED:
-        if key not in raw:
-            raise VictorError(f"{path}: missing required key '{key}'")
-    decoding = {}
-    for key in DECODING:
-        value = raw.get(key, default(key))
-        if isinstance(value, dict):
-            value = {k: float(v) for k, v in value.items()}
-        elif value is not None and BY_KEY[key].kind in ("probability", "share"):
-            value = float(value)
-        decoding[field_name(key)] = value
-    values: dict[str, tuple[float, ...]] = {}
-    for feat, lst in raw.get("values", {}).items():
-        if (not isinstance(lst, list) or not lst
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in lst)
-                or sorted(lst) != lst):
-            raise bad(f"values.{feat}", "must be a non-empty ascending list of numbers")
-        values[str(feat)] = tuple(lst)
-    scales: dict[str, int] = {}
-    for feat, steps in raw.get("scales", {}).items():
-        if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
-            raise bad(f"scales.{feat}", "must be a whole number of steps, at least 1")
-        scales[str(feat)] = steps
-    regexp: dict[str, tuple[re.Pattern, ...]] = {}
-    for name, patterns in raw.get("regexp", {}).items():
-        if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
-            raise bad(f"regexp.{name}", "must be a list of regular expressions (strings)")
-        compiled = []
-        for i, p in enumerate(patterns, 1):
-            try:
-                compiled.append(re.compile(p))
-            except re.error as e:
-                raise bad(f"regexp.{name}", f"pattern {i} does not compile: {e}")
-        regexp[str(name)] = tuple(compiled)
-    crf = dict(raw.get("crf", {}))
-    check_params(crf, f"{path}: key 'crf'")
-    for i, f in enumerate(raw["crf-features"]):
-        if not isinstance(f, str):
-            raise bad("crf-features", f"item {i + 1} must be a feature name")
-    for i, t in enumerate(raw["tag-delete"]):
-        if not isinstance(t, str):
-            raise bad("tag-delete", f"item {i + 1} must be a tag name")
-
-    from victor.reading.parser import PARSERS
-
-    parser = raw.get("parser", default("parser"))
-    if parser not in PARSERS:
-        raise bad("parser", f"unknown parser {parser!r}; choose one of {', '.join(PARSERS)}")
-    template_path = _locate(raw.get("template", path.stem), path, TEMPLATE_DIR, ".tpl")
-    model_path = _locate(raw.get("model", path.stem), path, MODEL_DIR, "")
-    lm = raw.get("perplexity-model")
-    second = raw.get("second-pass")
-    if second is not None:
-        second = second_pass_checked(second, path)
-    return Config(
-        name=path.stem,
-        path=path,
-        digest=digest,
-        parser=parser,
-        tag_delete=frozenset(t.lower() for t in raw["tag-delete"]),
-        template=template_path,
-        model=model_path,
-        crf_features=tuple(raw["crf-features"]),
-        values=values,
-        scales=scales,
-        regexp=regexp,
-        crf=crf,
-        perplexity_model=_locate(lm, path, MODEL_DIR, "") if lm else None,
-        **decoding,
-        second_pass=second,
-        raw=raw,
-    )
+    found = first_problem(raw)
+    if found is not None:
+        raise VictorError(f"{path}: key '{found[0]}': {found[1]}")
+    fields: dict[str, Any] = {}
+    for s in level():
+        if s.name == _BASE:
+            continue  # merged when the file was read
+        value = raw.get(s.name, default(s.key))
+        if s.kind == "path":
+            value = value or (path.stem if s.own else None)
+            value = _locate(value, path, _package_folder(s.folder), s.suffix) if value else None
+        elif s.kind == "table":
+            value = None if value is None else second_pass_settings(value)
+        else:
+            value = value_of(s.key, value)
+        fields[field_name(s.key)] = value
+    return Config(name=path.stem, path=path, digest=digest, raw=raw, **fields)
 
 
 def _locate(value: str, config_path: Path, folder: Path, suffix: str) -> Path:

@@ -6,12 +6,14 @@ record key for key."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from victor.config import second_pass as second_pass_settings
 from victor.config.crf_params import check_params
-from victor.config.loading import MODEL_DIR, Config, field_name
-from victor.settings import BY_KEY, DECODING, TOP_KEYS
+from victor.config.checking import plain
+from victor.config.loading import MODEL_DIR, Config
+from victor.settings import BY_KEY, DECODING, FEATURE_KEYS, TOP_KEYS, field_name
 
 
 def unknown_keys(decoding: dict[str, Any]) -> list[str]:
@@ -50,24 +52,18 @@ def settings(config: Config) -> dict[str, Any]:
     carry other values than the model learnt. Comments and
     layout of the YAML file do not count; the CRF's own parameters and the
     model path do not either, as they do not change what a block looks
-    like."""
-    recorded = {
-        "parser": config.parser,
-        "tag-delete": sorted(config.tag_delete),
-        "crf-features": list(config.crf_features),
-        "values": {k: list(v) for k, v in sorted(config.values.items())},
-        "scales": dict(sorted(config.scales.items())),
-        "regexp": {k: [p.pattern for p in v] for k, v in sorted(config.regexp.items())},
-    }
-    if config.perplexity_model is not None:
-        # The perplexity feature's values are those of this language model:
-        # a model cleaning alone (--model) must score with it, not the
-        # shipped one. A model of the package's own folder by its name, so
-        # that the record does not name the machine.
-        lm = config.perplexity_model.resolve()
-        recorded["perplexity-model"] = lm.name if lm.parent == MODEL_DIR.resolve() else str(lm)
+    like. A file of the package's own folder is recorded by its name, so
+    that the record does not name the machine: a model cleaning alone
+    (--model) scores with the same language model."""
+    recorded = {}
+    for key in FEATURE_KEYS:
+        value = getattr(config, field_name(key))
+        if isinstance(value, Path):
+            path = value.resolve()
+            value = path.name if path.parent == MODEL_DIR.resolve() else str(path)
+        if value is not None:
+            recorded[key] = plain(value)
     return recorded
-
 
 
 def decoding_settings(config: Config) -> dict[str, Any]:
@@ -78,7 +74,7 @@ def decoding_settings(config: Config) -> dict[str, Any]:
     for key in DECODING:
         value = getattr(config, field_name(key))
         if value is not None:  # a key left out of the config is left out of the record
-            out[key] = dict(value) if isinstance(value, dict) else value
+            out[key] = plain(value)
     out["second-pass"] = (None if config.second_pass is None
                           else second_pass_settings.decoding(config.second_pass))
     return out

@@ -14,15 +14,13 @@ in docs/settings.md), and the shipped configs (victor/configs/) use them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from victor.errors import VictorError
-from victor.settings import SECOND_PASS_DECODING, SECOND_PASS_TRAINING, bad_value
+from victor.config.checking import plain, value_of
+from victor.settings import SECOND_PASS_DECODING, SECOND_PASS_TRAINING, field_name, level
 
 # What the decision reads at cleaning time, and what training reads.
 DECODING_KEYS = SECOND_PASS_DECODING
-_ARTICLE_KEYS = ("above", "keep", "add", "lowest-page-bar")
 
 
 @dataclass(frozen=True)
@@ -38,7 +36,6 @@ class ArticleBars:
     add: float
     lowest_page_bar: float | None = None
 TRAINING_KEYS = SECOND_PASS_TRAINING
-_KEYS = DECODING_KEYS + TRAINING_KEYS
 
 
 @dataclass(frozen=True)
@@ -90,141 +87,40 @@ class SecondPassSettings:
                 or bool(self.review_sections) or self.page_type_share > 0)
 
 
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+def settings_of(raw: dict[str, Any]) -> SecondPassSettings:
+    """The settings of a checked `second-pass:` mapping
+    (victor/config/checking.py holds it to the table)."""
+    return SecondPassSettings(**_given(raw, "second-pass"))
 
 
-def _count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+def _given(raw: dict[str, Any], prefix: str) -> dict[str, Any]:
+    """The keys of `raw` that are set, as their fields' values; its one
+    table-kind key holds an article's bars."""
+    out: dict[str, Any] = {}
+    for s in level(prefix):
+        value = raw.get(s.name)
+        if value is not None:
+            out[field_name(s.key)] = (ArticleBars(**_given(value, s.key)) if s.kind == "table"
+                                      else value_of(s.key, value))
+    return out
 
 
-def checked(raw: Any, path: Path) -> SecondPassSettings:
-    """The settings of a `second-pass:` mapping."""
-    def bad(why: str) -> VictorError:
-        return VictorError(f"{path}: key 'second-pass': {why}")
-
-    if not isinstance(raw, dict):
-        raise bad(f"must be a mapping with {', '.join(_KEYS)}")
-    for key in raw:
-        if key == "model":
-            raise bad("'model' is no longer read: the trees are a file of the model folder "
-                      "that victor learn writes (docs/models.md); take the line out")
-        if key not in _KEYS:
-            raise bad(f"unknown key {key!r}; known keys: {', '.join(_KEYS)}")
-    bars = {}
-    for key in ("keep", "add"):
-        value = raw.get(key)
-        if not _number(value) or not 0 <= value <= 1:
-            raise bad(f"'{key}' must be a probability between 0 and 1")
-        bars[key] = float(value)
-    lowest = raw.get("lowest-page-bar")
-    if lowest is not None and (not _number(lowest) or not 0 <= lowest <= min(bars.values())):
-        raise bad("'lowest-page-bar' must be a probability no higher than keep and add, or null")
-    article = _article_bars(raw.get("article-bars"), bad)
-    sections = {}
-    for key in ("comment-sections", "review-sections"):
-        value = raw.get(key)
-        if value is not None and (not _number(value) or not 0 <= value <= 1):
-            raise bad(f"'{key}' must be a probability between 0 and 1 (0: on every page), "
-                      "or null")
-        sections[key] = None if value is None else float(value)
-    stays = raw.get("first-pass-stays")
-    if stays is not None and (not _number(stays) or not 0 <= stays <= 1):
-        raise bad("'first-pass-stays' must be a probability between 0 and 1, or null")
-    share = raw.get("page-type-share")
-    if share is not None and (not _number(share) or not 0 <= share <= 1):
-        raise bad("'page-type-share' must be a share between 0 and 1, or null")
-    typed = raw.get("page-type-seeds")
-    if typed is not None and typed != 0 and not _count(typed):
-        raise bad("'page-type-seeds' must be a whole number, 0 or more")
-    if share and not typed:
-        raise bad("'page-type-share' needs boosters that read the page type: set "
-                  "'page-type-seeds' too")
-    favor = raw.get("favor") or {}
-    why = bad_value("second-pass.favor", favor)
-    if why is not None:
-        raise bad(f"'favor': {why}")
-    margin = raw.get("early-stop")
-    if margin is not None and (not _number(margin) or margin <= 0):
-        raise bad("'early-stop' must be a positive margin (LightGBM's "
-                  "pred_early_stop_margin), or null for every tree")
-    every = raw.get("early-stop-every")
-    if margin is not None and not _count(every):
-        raise bad("'early-stop-every' must be a number of trees, at least 1, where "
-                  "early-stop is set")
-    for key in ("rounds", "seeds"):
-        if not _count(raw.get(key)):
-            raise bad(f"'{key}' must be a whole number, at least 1")
-    left_out = raw.get("left-out") or []
-    if not isinstance(left_out, list) or not all(isinstance(n, str) for n in left_out):
-        raise bad("'left-out' must be a list of feature names")
-    trees = raw.get("trees")
-    if (not isinstance(trees, dict) or not trees
-            or not all(isinstance(k, str) and (_number(v) or isinstance(v, str))
-                       for k, v in trees.items())):
-        raise bad("'trees' must map LightGBM's parameter names to numbers or names")
-    if "seed" in trees:
-        raise bad("'trees': each booster's seed is its number; set 'seeds' instead")
-    return SecondPassSettings(bars["keep"], bars["add"],
-                              None if margin is None else float(margin),
-                              {name: float(value) for name, value in favor.items()},
-                              None if lowest is None else float(lowest),
-                              None if margin is None else int(every),
-                              int(raw["rounds"]), int(raw["seeds"]), tuple(left_out),
-                              dict(trees), article, sections["comment-sections"],
-                              sections["review-sections"],
-                              None if stays is None else float(stays),
-                              int(typed or 0), float(share or 0))
-
-
-def _article_bars(raw: Any, bad) -> ArticleBars | None:
-    """The `article-bars` mapping, or None where it is null or absent."""
-    if raw is None:
-        return None
-    if not isinstance(raw, dict) or set(raw) - set(_ARTICLE_KEYS):
-        raise bad(f"'article-bars' must be a mapping of {', '.join(_ARTICLE_KEYS)}, or null")
-    values = {}
-    for key in ("above", "keep", "add"):
-        value = raw.get(key)
-        if not _number(value) or not 0 <= value <= 1:
-            raise bad(f"'article-bars': '{key}' must be a probability between 0 and 1")
-        values[key] = float(value)
-    lowest = raw.get("lowest-page-bar")
-    if lowest is not None and (not _number(lowest) or not 0 <= lowest <= min(values["keep"],
-                                                                           values["add"])):
-        raise bad("'article-bars': 'lowest-page-bar' must be a probability no higher than its "
-                  "keep and add, or null")
-    return ArticleBars(values["above"], values["keep"], values["add"],
-                       None if lowest is None else float(lowest))
+def _recorded(settings: Any, prefix: str, keys: tuple[str, ...]) -> dict[str, Any]:
+    """The `keys` of `settings` that are set, under the config's names."""
+    out: dict[str, Any] = {}
+    for s in level(prefix):
+        value = getattr(settings, field_name(s.key))
+        if s.name in keys and value is not None:
+            out[s.name] = (_recorded(value, s.key, tuple(t.name for t in level(s.key)))
+                           if s.kind == "table" else plain(value))
+    return out
 
 
 def decoding(settings: SecondPassSettings) -> dict[str, Any]:
     """What cleaning reads, under the config's keys: a model records it."""
-    out: dict[str, Any] = {"keep": settings.keep, "add": settings.add,
-                           "early-stop": settings.early_stop}
-    if settings.early_stop is not None:
-        out["early-stop-every"] = settings.early_stop_every
-    if settings.lowest_page_bar is not None:
-        out["lowest-page-bar"] = settings.lowest_page_bar
-    if settings.favor:
-        out["favor"] = dict(settings.favor)
-    bars = settings.article_bars
-    if bars is not None:
-        out["article-bars"] = {"above": bars.above, "keep": bars.keep, "add": bars.add,
-                               "lowest-page-bar": bars.lowest_page_bar}
-    if settings.comment_sections is not None:
-        out["comment-sections"] = settings.comment_sections
-    if settings.review_sections is not None:
-        out["review-sections"] = settings.review_sections
-    if settings.first_pass_stays is not None:
-        out["first-pass-stays"] = settings.first_pass_stays
-    if settings.page_type_share:
-        out["page-type-share"] = settings.page_type_share
-    return out
+    return _recorded(settings, "second-pass", DECODING_KEYS)
 
 
 def training(settings: SecondPassSettings) -> dict[str, Any]:
     """What training reads, under the config's keys: a model records it."""
-    return {"rounds": settings.rounds, "seeds": settings.seeds,
-            **({"page-type-seeds": settings.page_type_seeds} if settings.page_type_seeds else {}),
-            "left-out": list(settings.left_out), "trees": dict(sorted(settings.trees.items()))}
+    return _recorded(settings, "second-pass", TRAINING_KEYS)

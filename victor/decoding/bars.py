@@ -13,7 +13,7 @@ from victor.decoding.widening import content_label
 from victor.labels import OTHER
 
 if TYPE_CHECKING:
-    from victor.second_pass.settings import SecondPassSettings
+    from victor.config.second_pass import SecondPassSettings
 
 def decided_again(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
                   q: Sequence[float], texts: Sequence[str], settings: "SecondPassSettings",

@@ -14,7 +14,7 @@ from victor.reading.layout import is_data_table
 if TYPE_CHECKING:
     from victor.reading.blocks import Block
     from victor.reading.parser import Element
-    from victor.second_pass.settings import SecondPassSettings
+    from victor.config.second_pass import SecondPassSettings
 
 _LISTS = frozenset({"ul", "ol", "dl"})
 
@@ -100,7 +100,7 @@ _SECTION_WORDS = re.compile("comment|respond|disqus|repl|discussion|review")
 _REVIEWS = re.compile(r"(?<!p)review")
 # The page type on which each section is no part of the main content,
 # and the second pass's key that gives the type's probability from which
-# it goes (victor.second_pass.settings).
+# it goes (victor.config.second_pass).
 SECTIONS = {"comments": ("article", "comment_sections"), "reviews": ("product", "review_sections")}
 
 

@@ -34,7 +34,7 @@ from victor.boosters import Booster
 from victor.errors import VictorError
 from victor.second_pass.features import (FIRST_PREFIX, PAGE_FEATURES, fast_features,
                                        first_columns)
-from victor.second_pass.settings import SecondPassSettings
+from victor.config.second_pass import SecondPassSettings
 from victor.page_type import TYPES
 
 if TYPE_CHECKING:

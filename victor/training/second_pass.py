@@ -32,7 +32,7 @@ from victor.labels import OTHER
 from victor.second_pass import (TYPE_COLUMNS, blended, mean_probability, page_paths,
                                 predict_options, with_types)
 from victor.second_pass.features import fast_features, feature_names, first_columns
-from victor.second_pass.settings import SecondPassSettings
+from victor.config.second_pass import SecondPassSettings
 from victor.training.dataset import Example
 from victor.training.page_type import declared
 
