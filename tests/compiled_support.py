@@ -105,4 +105,6 @@ def all_of_data(collections: list[str]) -> int:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--all"]:
         sys.exit(all_of_data(sys.argv[2:]))
-    json.dump(fingerprints(sys.argv[1], [Path(p) for p in sys.argv[2:]]), sys.stdout)
+    # One string, one write: json.dump encodes in Python, piece by piece, a
+    # write each (a system call each where PYTHONUNBUFFERED is set).
+    sys.stdout.write(json.dumps(fingerprints(sys.argv[1], [Path(p) for p in sys.argv[2:]])))
