@@ -43,7 +43,8 @@ class Weights:
 MAGIC = b"lCRF"
 _HEADER = struct.Struct("<4sI4sI8I")
 _CHUNK = struct.Struct("<4sII")
-_FEATURE = struct.Struct("<IIId")
+_FEATURE = np.dtype([("kind", "<u4"), ("source", "<u4"), ("destination", "<u4"),
+                     ("weight", "<f8")])
 _CQDB = struct.Struct("<4sIIIII")
 _RECORD = struct.Struct("<II")
 
@@ -52,14 +53,19 @@ def _names(data: bytes, base: int) -> list[str]:
     chunk, _, _, _, count, backward = _CQDB.unpack_from(data, base)
     if chunk != b"CQDB":
         raise ValueError("no string database")
-    names = []
-    for number, at in enumerate(struct.unpack_from(f"<{count}I", data, base + backward)):
-        stored, length = _RECORD.unpack_from(data, base + at)
-        if at == 0 or stored != number or length == 0:
-            raise ValueError(f"bad string record {number}")
-        start = base + at + _RECORD.size
-        names.append(data[start:start + length - 1].decode("utf-8"))
-    return names
+    # Each record's number and length read for all records at once: a model
+    # names tens of thousands of attributes, and a loading process pays for
+    # each one read alone.
+    at = np.frombuffer(data, "<u4", count, base + backward).astype(np.int64) + base
+    if count and at.max() + _RECORD.size > len(data):
+        raise ValueError("string record beyond the end of the file")
+    record = np.frombuffer(data, np.uint8)[at[:, None] + np.arange(_RECORD.size)]
+    stored, length = record.view("<u4").reshape(count, 2).T
+    bad = (at == base) | (stored != np.arange(count)) | (length == 0)
+    if bad.any():
+        raise ValueError(f"bad string record {int(np.argmax(bad))}")
+    return [data[start:start + size - 1].decode("utf-8")
+            for start, size in zip((at + _RECORD.size).tolist(), length.tolist())]
 
 
 def read_weights(data: bytes, source: str) -> Weights:
@@ -72,16 +78,12 @@ def read_weights(data: bytes, source: str) -> Weights:
         chunk, _, count = _CHUNK.unpack_from(data, header[7])
         if chunk != b"FEAT":
             raise ValueError("no feature chunk")
-        start = header[7] + _CHUNK.size
-        features = _FEATURE.iter_unpack(data[start:start + count * _FEATURE.size])
+        features = np.frombuffer(data, _FEATURE, count, header[7] + _CHUNK.size)
         state = np.zeros((len(attributes), len(labels)))
         transition = np.zeros((len(labels), len(labels)))
-        for kind, src, dst, weight in features:
-            if kind == 0:
-                state[src, dst] = weight
-            else:
-                transition[src, dst] = weight
+        to_label = features["kind"] == 0
+        for table, rows in ((state, features[to_label]), (transition, features[~to_label])):
+            table[rows["source"], rows["destination"]] = rows["weight"]
     except (struct.error, ValueError, IndexError) as e:
         raise VictorError(f"{source}: unreadable crfsuite model ({e}); retrain") from None
-    return Weights(labels, {name: row for row, name in enumerate(attributes)}, state,
-                   transition)
+    return Weights(labels, dict(zip(attributes, range(len(attributes)))), state, transition)
