@@ -11,6 +11,7 @@ import gzip
 import json
 import subprocess
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -60,6 +61,15 @@ def untyped_config(folder: Path) -> Path:
     return path
 
 
+@lru_cache(maxsize=None)
+def shipped(config: str = "general") -> Cleaner:
+    """The shipped model of `config`, loaded once for the module's tests: a
+    Cleaner is shared as threads share one (docs/scale.md, "Threads"), and
+    loading the default model again for each page read cost more than
+    reading the pages."""
+    return Cleaner(config)
+
+
 def read(cleaner: Cleaner, name: str):
     """A WCXB page read at the address its record gives, as `--url` would."""
     url = json.loads((WCXB / f"{name}.json").read_text())["url"]
@@ -67,7 +77,7 @@ def read(cleaner: Cleaner, name: str):
 
 
 def signals_of(name: str) -> dict[str, float]:
-    cleaner = Cleaner()
+    cleaner = shipped()
     page = read(cleaner, name)
     columns = features.columns(page, cleaner.config, cleaner.lm, cleaner.selected)
     return page_type.signals(page, page_paths(columns, page.blocks))
@@ -102,7 +112,7 @@ def test_the_text_patterns_count_where_their_heads_stand_as_findall_counts():
              "posts: posted, reply replies replying repost upvoted\nreputation thread:quote",
              "returns return: installation reinstall configure parameters example examples",
              ""]
-    texts += ["\n".join(b.text for b in read(Cleaner(), name).blocks).lower()
+    texts += ["\n".join(b.text for b in read(shipped(), name).blocks).lower()
               for name in ("0001", "0610", "2911")]
     for name, heads in page_signals._HEADS.items():
         pattern = page_signals._TEXT[name]
@@ -213,7 +223,7 @@ def test_a_held_out_page_keeps_the_page_type_its_decision_read():
     from victor import decoding
     from victor.training import crossval, dataset
 
-    cleaner = Cleaner()
+    cleaner = shipped()
     name = "0437"
     page = read(cleaner, name)
     result = cleaner.label(page)
@@ -260,7 +270,7 @@ def test_the_jsonl_record_names_the_page_type_where_the_model_reads_it():
     """A corpus builder can sort pages by kind: the record gives the
     likeliest type and every type's probability; a model whose bars read no
     type (the article config's) gives none rather than a guess."""
-    general, article = Cleaner(), Cleaner("article")
+    general, article = shipped(), shipped("article")
     for name in ("0001", "2898"):
         kind = json.loads((WCXB / f"{name}.json").read_text())["page_type"]
         record = json.loads(general.label(read(general, name)).jsonl())
