@@ -1,15 +1,27 @@
 """Model folders for tests (victor/model/): a shipped model's record
 copied into tmp_path with some of its files replaced, the others named
-where they are, so that no test copies megabytes or writes in the clone."""
+where they are, so that no test copies megabytes or writes in the clone;
+and the shipped models' Cleaners, loaded once for a test process."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from functools import lru_cache
 from pathlib import Path
 
+from victor.cleaner import Cleaner
 from victor.config import MODEL_DIR
 from victor.model import RECORD
+
+
+@lru_cache(maxsize=None)
+def shipped_cleaner(config: str = "general") -> Cleaner:
+    """The Cleaner of a shipped config and its model, with no other option,
+    loaded once for every test that cleans with it: a Cleaner is shared as
+    threads share one (docs/scale.md, "Threads"), and a test that is not
+    about loading need not pay for a load."""
+    return Cleaner(config)
 
 
 def model_copy(folder: Path, name: str = "general", replaced: dict[str, bytes] | None = None,

@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from model_support import shipped_cleaner
 
 from victor import Cleaner
 from victor.training import evaluate
@@ -66,7 +67,7 @@ def test_a_result_shows_itself_in_one_short_line_even_for_the_largest_page():
     line's cost: the collector may run during it (victor/collector.py)."""
     import time
 
-    result = Cleaner().clean(_largest_page(), "largest.html")
+    result = shipped_cleaner().clean(_largest_page(), "largest.html")
     start = time.perf_counter()
     shown = repr(result)
     elapsed = time.perf_counter() - start
@@ -81,7 +82,7 @@ def test_a_result_pickles_and_still_renders_every_format():
     """So that it can come back from a worker process."""
     import pickle
 
-    result = Cleaner().clean((DATA / "23.html").read_bytes(), "23.html")
+    result = shipped_cleaner().clean((DATA / "23.html").read_bytes(), "23.html")
     back = pickle.loads(pickle.dumps(result))
     assert back.model is None  # the model stays behind: megabytes, the same for every page
     for fmt in ("text", "markdown", "cleaneval", "jsonl", "html", "blocks", "table"):
@@ -94,7 +95,7 @@ def test_labels_given_anew_are_the_labels_every_output_renders():
     """A caller who decides again (a threshold of their own, a person's
     correction) sets `labels` and reads the outputs: they follow the new
     labels, even after an output was rendered from the old ones."""
-    result = Cleaner().clean((DATA / "23.html").read_bytes(), "23.html")
+    result = shipped_cleaner().clean((DATA / "23.html").read_bytes(), "23.html")
     before = result.text()
     first = next(i for i, label in enumerate(result.labels) if label != "o")
     result.labels = ["p" if i == first else "o" for i in range(len(result.labels))]
@@ -118,7 +119,7 @@ def test_a_result_of_a_deeply_nested_page_pickles():
 
     words = (DATA / "1.txt").read_text(encoding="utf-8").split()[:400]
     html = "<html><body>" + "".join(f"<div>{w} " for w in words) + "</body></html>"
-    result = Cleaner().clean(html, "deep.html")
+    result = shipped_cleaner().clean(html, "deep.html")
     back = pickle.loads(pickle.dumps(result))
     assert back.text() == result.text() and back.html() == result.html()
     deepest = back.page.blocks[-1].containers

@@ -9,6 +9,7 @@ import json
 
 import pytest
 from front_door_support import victor_command
+from model_support import shipped_cleaner
 from repo_data import CLEANEVAL, WCXB
 
 from victor import Cleaner, VictorError, extract
@@ -58,7 +59,7 @@ def test_the_record_names_the_comment_blocks_and_the_choice_is_checked(tmp_path)
 def test_a_shipped_config_leaves_no_page_with_text_empty():
     """Issue 64, item 6: the article config drops comment sections on
     every page, and so kept nothing of WCXB 0545, a forum thread."""
-    result = Cleaner("article").clean(read_input(str(WCXB / "0545.html.gz")))
+    result = shipped_cleaner("article").clean(read_input(str(WCXB / "0545.html.gz")))
     assert "I don't like this new look" in result.text()
 
 

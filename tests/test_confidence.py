@@ -8,9 +8,9 @@ import json
 
 import pytest
 
+from model_support import shipped_cleaner
 from repo_data import DRAGNET, WCXB
 from victor.batch.inputs import read_input
-from victor.cleaner import Cleaner
 from victor.decoding import expected_f1
 from victor.labels import OTHER
 
@@ -39,7 +39,7 @@ def test_every_cleaned_page_carries_its_confidence(config, page):
     """On real pages under each config: a figure between 0 and 1, in the
     jsonl record too, and the decision's labels expected to do better than
     keeping every block of the page."""
-    result = Cleaner(config).clean(read_input(str(page)), str(page))
+    result = shipped_cleaner(config).clean(read_input(str(page)), str(page))
     assert 0 < result.confidence <= 1
     assert json.loads(result.jsonl())["confidence"] == round(result.confidence, 4)
     probabilities = result.content if result.second is None else result.second

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from model_support import redecoded
+from model_support import redecoded, shipped_cleaner
 from victor.decoding.calibration import content_probabilities
 from victor import second_pass
 from victor.cleaner import Cleaner
@@ -100,7 +100,7 @@ def test_cleaning_decides_a_real_page_by_the_one_decision(config):
     the model's own path and marginals, with the config's trees, and the
     output's own last step; the same decision the folds make, which
     differ only in leaving that step out."""
-    cleaner = Cleaner(config)
+    cleaner = shipped_cleaner(config)
     page = WCXB / "0147.html.gz"
     result = cleaner.clean(read_input(str(page)), str(page))
     best = cleaner.model.best_labels(result.scores)
@@ -160,7 +160,7 @@ def test_text_the_page_gives_twice_is_given_once():
     page = read_input(str(WCXB / "4379.html.gz"))
     paragraph = "Carry-on luggage is your travel companion, designed to hold"
     gold = (WCXB / "4379.txt").read_text(encoding="utf-8")
-    cleaner = Cleaner("general")
+    cleaner = shipped_cleaner("general")
     result = cleaner.clean(page, "4379")
     assert sum(paragraph in t for t in result.texts) == 2
     assert gold.count(paragraph) == result.text().count(paragraph) == 1

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from model_support import redecoded
+from model_support import redecoded, shipped_cleaner
 from repo_data import ROOT
 
 from victor import decoding
@@ -28,7 +28,7 @@ def kept(result) -> set[int]:
 
 def test_precision_keeps_less_and_recall_more_on_a_real_page():
     page = read_input(str(PAGE))
-    plain = Cleaner().clean(page)
+    plain = shipped_cleaner().clean(page)
     precise = Cleaner(favor="precision").clean(page)
     loose = Cleaner(favor="recall").clean(page)
     assert kept(precise) < kept(plain) < kept(loose)
@@ -47,11 +47,11 @@ def test_the_default_moves_the_trees_bars(tmp_path):
 
 def test_without_a_second_pass_the_bars_are_on_the_calibrated_probability():
     page = read_input(str(PAGE))
-    plain = Cleaner("cleaneval").clean(page)
+    plain = shipped_cleaner("cleaneval").clean(page)
     precise = Cleaner("cleaneval", favor="precision").clean(page)
     loose = Cleaner("cleaneval", favor="recall").clean(page)
     assert kept(precise) <= kept(plain) <= kept(loose)
-    bar = Cleaner("cleaneval").config.favor  # no second pass: its bars are these
+    bar = shipped_cleaner("cleaneval").config.favor  # no second pass: its bars are these
     # Code blocks and data tables are decided whole afterwards, and so are
     # paragraphs (line-share): a kept block outside a unit reaches the bar,
     # or shares its paragraph with a kept block that does.

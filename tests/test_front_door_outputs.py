@@ -10,6 +10,7 @@ import re
 
 import pytest
 from front_door_support import victor_command
+from model_support import shipped_cleaner
 
 import victor
 from victor import output
@@ -27,9 +28,9 @@ def test_extract_takes_text_or_bytes_and_returns_the_same_text(cleaneval):
     for name in ("1.html", "21.html"):  # 21: ISO-8859-1, declared by its <text> wrapper
         data = (cleaneval / name).read_bytes()
         text, _ = decode(data)
-        assert extract(text) == extract(data) == Cleaner().clean(data).text()
+        assert extract(text) == extract(data) == shipped_cleaner().clean(data).text()
         assert isinstance(extract(text), str)
-    assert extract(text, output="cleaneval") == Cleaner().clean(data).cleaneval()
+    assert extract(text, output="cleaneval") == shipped_cleaner().clean(data).cleaneval()
 
 
 def test_extract_is_importable_from_the_package_and_typed():
@@ -50,7 +51,7 @@ def test_markdown_has_headings_list_items_and_joined_paragraphs(cleaneval):
     """Markdown and the CleanEval format are read off the same kept tree:
     the same words in the same order, and a heading in one is a heading
     in the other."""
-    result = Cleaner("cleaneval").clean((cleaneval / "1.html").read_bytes())
+    result = shipped_cleaner("cleaneval").clean((cleaneval / "1.html").read_bytes())
     markdown = result.markdown()
     segments = [(line[1], line[3:]) for line in result.cleaneval().splitlines()[1:]]
     unlinked = re.sub(r"(?m)^\s*\d+\. ", "", re.sub(r"\]\([^)]*\)", "]", markdown))
@@ -88,7 +89,7 @@ def test_pages_on_standard_output_are_headed_by_their_names(cleaneval, tmp_path,
     pages = [cleaneval / "1.html", cleaneval / "10.html"]
     proc = victor_command("clean", "--format", fmt, *pages, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    one, two = (Cleaner().clean(p.read_bytes()).render(fmt) for p in pages)
+    one, two = (shipped_cleaner().clean(p.read_bytes()).render(fmt) for p in pages)
     assert proc.stdout == f"==> {pages[0]} <==\n{one}\n==> {pages[1]} <==\n{two}"
     # One page alone is printed as it is.
     assert victor_command("clean", "--format", fmt, pages[0], cwd=tmp_path).stdout == one
@@ -120,10 +121,10 @@ def test_api_errors_name_the_page_only_when_it_has_a_name(tmp_path):
     page = gzip.decompress((WCXB / "0001.html.gz").read_bytes())
     packed = gzip.compress(page)  # a page saved gzipped and read as it is
     with pytest.raises(VictorError) as binary:
-        Cleaner().clean(packed)
+        shipped_cleaner().clean(packed)
     assert str(binary.value) == "not an HTML page (gzip-compressed data)"
     with pytest.raises(VictorError) as named:
-        Cleaner().clean(packed, source="0001.html")
+        shipped_cleaner().clean(packed, source="0001.html")
     assert str(named.value) == "0001.html: not an HTML page (gzip-compressed data)"
     assert victor.extract(page).strip()
 
@@ -158,7 +159,7 @@ def test_rendering_options_are_keywords_on_a_result_as_in_extract(dragnet):
     victor.output.Rendering, which no page documents. The positional
     Rendering still works."""
     data = (dragnet / "380.html").read_bytes()
-    result = Cleaner().clean(data)
+    result = shipped_cleaner().clean(data)
     plain = result.markdown(links=False, images=False)
     assert plain == extract(data, output="markdown", links=False, images=False)
     assert plain == result.markdown(output.Rendering(links=False, images=False))

@@ -15,7 +15,6 @@ How good the output is, is the quality gate's job (tests/quality_gate.py).
 from __future__ import annotations
 
 import sys
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from victor.cleaner import Cleaner  # noqa: E402
+from model_support import shipped_cleaner  # noqa: E402
 from victor.batch.inputs import read_input  # noqa: E402
 
 # Every test here reads one shipped model's exact output (pytest -m shipped_model).
@@ -49,18 +48,13 @@ SUFFIX = {"markdown": ".md", "text": ".txt"}
 CASES = [(config, fmt, page) for config, (fmt, pages) in PAGES.items() for page in pages]
 
 
-@lru_cache(maxsize=None)
-def cleaner(config: str) -> Cleaner:
-    return Cleaner(config)
-
-
 def golden_file(config: str, fmt: str, page: str) -> Path:
     return GOLDEN / f"{config}--{page.replace('/', '-')}{SUFFIX[fmt]}"
 
 
 def render(config: str, fmt: str, page: str) -> str:
     path = next(p for p in (DATA / f"{page}.html", DATA / f"{page}.html.gz") if p.is_file())
-    return cleaner(config).clean(read_input(str(path)), source=page).render(fmt)
+    return shipped_cleaner(config).clean(read_input(str(path)), source=page).render(fmt)
 
 
 @pytest.mark.parametrize(("config", "fmt", "page"), CASES,

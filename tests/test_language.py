@@ -14,6 +14,7 @@ import subprocess
 import sys
 
 import pytest
+from model_support import shipped_cleaner
 from repo_data import DATA
 
 import victor
@@ -33,7 +34,7 @@ def test_the_record_gives_the_language_of_the_text_beside_the_declared_one():
                for p in (INDONESIAN, BULGARIAN, ENGLISH)]
     assert [(r["language"], r["text_language"]) for r in records] == [
         ("en", "id"), ("", "bg"), ("en-US", "en")]
-    result = victor.Cleaner().clean(page(INDONESIAN))
+    result = shipped_cleaner().clean(page(INDONESIAN))
     assert result.language == "id" == pickle.loads(pickle.dumps(result)).language
 
 

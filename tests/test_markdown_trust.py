@@ -14,6 +14,7 @@ from collections import Counter
 
 import pytest
 from markdown_it import MarkdownIt
+from model_support import shipped_cleaner
 from repo_data import ROOT
 from test_output_structure import WCXB, markdown, person_labelled, shown_words, text
 
@@ -278,7 +279,7 @@ def test_markdown_read_back_says_the_words_of_the_text(name: str):
     words of the text output: no syntax eats the page's text, no text is
     made of syntax. Each page as the shipped model cleans it."""
     path = next(p for p in (DATA / f"{name}.html", DATA / f"{name}.html.gz") if p.is_file())
-    result = victor.Cleaner().clean(read_input(str(path)))
+    result = shipped_cleaner().clean(read_input(str(path)))
     md, plain = result.markdown(), result.text()
     assert len(words(plain)) > 30
     assert commonmark_words(md) == Counter(words(plain))

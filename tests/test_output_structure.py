@@ -15,6 +15,7 @@ from pathlib import Path
 
 import html5lib
 import pytest
+from model_support import shipped_cleaner
 from repo_data import CLEANEVAL, ROOT
 
 import victor
@@ -230,7 +231,7 @@ def shown_words(html: str) -> Counter:
 
 @pytest.mark.parametrize("anno", [WCXB / "0415.anno", WCXB / "0216.anno", CLEANEVAL / "1.anno"])
 def test_html_parses_and_says_the_words_of_the_text(anno: Path):
-    result = victor.Cleaner().clean(read_input(load_annotation(anno).source))
+    result = shipped_cleaner().clean(read_input(load_annotation(anno).source))
     assert shown_words(result.html()) == Counter(words(result.text()))
 
 

@@ -11,12 +11,12 @@ import gzip
 import json
 import subprocess
 import sys
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from model_support import shipped_cleaner
 from repo_data import WCXB
 from victor import features, page_type
 from victor.cleaner import Cleaner
@@ -61,15 +61,6 @@ def untyped_config(folder: Path) -> Path:
     return path
 
 
-@lru_cache(maxsize=None)
-def shipped(config: str = "general") -> Cleaner:
-    """The shipped model of `config`, loaded once for the module's tests: a
-    Cleaner is shared as threads share one (docs/scale.md, "Threads"), and
-    loading the default model again for each page read cost more than
-    reading the pages."""
-    return Cleaner(config)
-
-
 def read(cleaner: Cleaner, name: str):
     """A WCXB page read at the address its record gives, as `--url` would."""
     url = json.loads((WCXB / f"{name}.json").read_text())["url"]
@@ -77,7 +68,7 @@ def read(cleaner: Cleaner, name: str):
 
 
 def signals_of(name: str) -> dict[str, float]:
-    cleaner = shipped()
+    cleaner = shipped_cleaner()
     page = read(cleaner, name)
     columns = features.columns(page, cleaner.config, cleaner.lm, cleaner.selected)
     return page_type.signals(page, page_paths(columns, page.blocks))
@@ -112,7 +103,7 @@ def test_the_text_patterns_count_where_their_heads_stand_as_findall_counts():
              "posts: posted, reply replies replying repost upvoted\nreputation thread:quote",
              "returns return: installation reinstall configure parameters example examples",
              ""]
-    texts += ["\n".join(b.text for b in read(shipped(), name).blocks).lower()
+    texts += ["\n".join(b.text for b in read(shipped_cleaner(), name).blocks).lower()
               for name in ("0001", "0610", "2911")]
     for name, heads in page_signals._HEADS.items():
         pattern = page_signals._TEXT[name]
@@ -223,7 +214,7 @@ def test_a_held_out_page_keeps_the_page_type_its_decision_read():
     from victor import decoding
     from victor.training import crossval, dataset
 
-    cleaner = shipped()
+    cleaner = shipped_cleaner()
     name = "0437"
     page = read(cleaner, name)
     result = cleaner.label(page)
@@ -270,7 +261,7 @@ def test_the_jsonl_record_names_the_page_type_where_the_model_reads_it():
     """A corpus builder can sort pages by kind: the record gives the
     likeliest type and every type's probability; a model whose bars read no
     type (the article config's) gives none rather than a guess."""
-    general, article = shipped(), shipped("article")
+    general, article = shipped_cleaner(), shipped_cleaner("article")
     for name in ("0001", "2898"):
         kind = json.loads((WCXB / f"{name}.json").read_text())["page_type"]
         record = json.loads(general.label(read(general, name)).jsonl())

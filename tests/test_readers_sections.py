@@ -12,6 +12,7 @@ import json
 
 import pytest
 
+from model_support import shipped_cleaner
 from repo_data import DRAGNET, WCXB
 from victor import decoding
 from victor.batch.inputs import read_input
@@ -33,7 +34,7 @@ def commented(result) -> list[str]:
 def test_a_comment_section_is_named_so_by_its_box_not_by_a_word_inside_a_name():
     """WordPress's `<ul class="commentlist">` is one; a post whose classes
     say it `has-comments` is not, nor is code's `<span class="hljs-comment">`."""
-    cleaner = Cleaner()
+    cleaner = shipped_cleaner()
     blog = cleaner.read(read_input(str(DRAGNET / "R988.html")))
     inside = decoding.layout(blog.blocks).sections
     assert "comments" in inside
@@ -47,7 +48,7 @@ def test_a_comment_section_is_named_so_by_its_box_not_by_a_word_inside_a_name():
 def test_the_article_config_keeps_the_post_and_not_its_comments():
     """Dragnet R988 is a short post with 111 comments: the article config
     gives the post, headline and all, and none of the comments."""
-    result = Cleaner("article").clean(read_input(str(DRAGNET / "R988.html")))
+    result = shipped_cleaner("article").clean(read_input(str(DRAGNET / "R988.html")))
     text = result.text()
     assert "My New Project" in text
     assert "Congratulations" in "\n".join(commented(result))
@@ -60,7 +61,7 @@ def test_the_default_drops_the_comments_of_a_page_that_is_surely_an_article():
     """Dragnet R500, an NFL story the classifier is sure of: its text is
     the story, without the fan-feedback guidelines that head its comment
     section (which the trees would keep: they read like a paragraph)."""
-    result = Cleaner().clean(read_input(str(DRAGNET / "R500.html")))
+    result = shipped_cleaner().clean(read_input(str(DRAGNET / "R500.html")))
     assert result.page_type["article"] > 0.99
     text = result.text()
     first = next(line for line in article_gold("R500").splitlines() if len(line.split()) > 8)
@@ -80,7 +81,7 @@ def test_a_forums_comments_are_its_body():
     from model_support import redecoded
 
     page = gzip.decompress((WCXB / "0575.html.gz").read_bytes())
-    result = Cleaner().clean(page)
+    result = shipped_cleaner().clean(page)
     assert result.page_type["article"] < 0.5
     general = load_config("general")
     without = replace(general, second_pass=replace(general.second_pass, comment_sections=None))
@@ -95,7 +96,7 @@ def test_the_default_drops_the_reviews_of_a_product():
     """WCXB 2947, a guitar in a shop: its text is the product, not the
     buyers' reviews nor the note on who may rate it."""
     meta = json.loads((WCXB / "2947.json").read_text())
-    cleaner = Cleaner()
+    cleaner = shipped_cleaner()
     page = cleaner.read(gzip.decompress((WCXB / "2947.html.gz").read_bytes()), url=meta["url"])
     result = cleaner.label(page)
     assert result.page_type["product"] > 0.5

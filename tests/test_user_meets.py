@@ -14,10 +14,11 @@ from collections import Counter
 
 import pytest
 from markdown_it import MarkdownIt
+from model_support import shipped_cleaner
 from test_markdown_trust import commonmark_words
 from test_output_structure import WCXB, person_labelled
 
-from victor import Cleaner, output
+from victor import output
 from victor.batch.inputs import read_input
 from victor.config import load_config
 from victor.reading.page import read_page
@@ -131,7 +132,7 @@ def test_a_shops_grid_keeps_no_json_and_each_price_once():
     """WCXB 0655: a widget's state in a hidden <div> and every price twice
     (one for screen readers) made 80 KB of Markdown, with a confidence of
     0.85."""
-    result = Cleaner().clean(read_input(str(WCXB / "0655.html.gz")))
+    result = shipped_cleaner().clean(read_input(str(WCXB / "0655.html.gz")))
     md = result.markdown()
     assert "painterId" not in md and '{"' not in md
     # Each price once: not "EUR 60.24 EUR 60.24", nor "EUR 34.42 EUR 34 42".
@@ -194,7 +195,7 @@ def test_no_block_ends_with_a_line_break():
 
 @pytest.mark.parametrize("name", ["0291", "0212"])
 def test_markdown_reads_back_as_the_texts_words_with_no_mark_left(name: str):
-    result = Cleaner().clean(read_input(str(WCXB / f"{name}.html.gz")))
+    result = shipped_cleaner().clean(read_input(str(WCXB / f"{name}.html.gz")))
     md, plain = result.markdown(), result.text()
     assert commonmark_words(md) == Counter(words(plain))
     shown = re.sub(r"<[^>]+>", "", MarkdownIt("commonmark").enable("table").render(md))

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from model_support import redecoded
+from model_support import redecoded, shipped_cleaner
 from repo_data import DRAGNET, WCXB
 from victor.batch.inputs import read_input
 from victor.cleaner import Cleaner
@@ -43,7 +43,7 @@ def test_text_outside_any_box_and_boxes_too_big_stay_as_decided():
 @pytest.mark.parametrize("config", ["general", "cleaneval", "article"])
 @pytest.mark.parametrize("name", ["0001", "0011", "2863", "4677"])
 def test_every_paragraph_of_a_cleaned_page_is_kept_whole_or_not_at_all(config, name):
-    cleaner = Cleaner(config)
+    cleaner = shipped_cleaner(config)
     result = cleaner.clean(read_input(str(WCXB / f"{name}.html.gz")), name)
     found = layout(result.page.blocks)
     members: dict[int, list[int]] = {}
@@ -62,7 +62,7 @@ def test_sentences_keep_their_full_stop_and_their_keywords():
     """WCXB 2863, PostgreSQL's SELECT: the keywords in <code> and the full
     stop after a link are blocks of their own, and were dropped from the
     middle and end of kept sentences."""
-    text = Cleaner().clean(read_input(str(WCXB / "2863.html.gz"))).text()
+    text = shipped_cleaner().clean(read_input(str(WCXB / "2863.html.gz"))).text()
     assert ("You must have SELECT privilege on each column used in a SELECT command. The use "
             "of FOR NO KEY UPDATE, FOR UPDATE, FOR SHARE or FOR KEY SHARE requires UPDATE "
             "privilege") in text
@@ -73,7 +73,7 @@ def test_sentences_keep_their_full_stop_and_their_keywords():
 def test_a_kept_sentence_does_not_begin_in_its_middle():
     """WCXB 4677, a review of scooters, began with "is the best budget
     scooter.": the sentence's subject was a link, dropped on its own."""
-    text = Cleaner().clean(read_input(str(WCXB / "4677.html.gz"))).text()
+    text = shipped_cleaner().clean(read_input(str(WCXB / "4677.html.gz"))).text()
     assert not text.startswith("is the best budget scooter")
     assert not re.search(r"(?m)^Maxshot V1 is all that many people need", text)
 
