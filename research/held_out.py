@@ -37,19 +37,16 @@ from benchmarks.quality.running import COLLECTIONS, ROOT, pages_of
 from benchmarks.quality.scoring import score
 from victor import decoding, output
 from victor.config import DEFAULT_CONFIG, Config, load_config
-from victor.settings import BY_KEY, DECODING, field_name
+from victor.settings import BY_KEY, DECODING, field_name, level
 from victor.training import crossval, dataset, second_pass
 
 # config key -> Config field, for replay's KEY=VALUE: the table's decoding
 # keys that take one number.
 _KEYS = {key: field_name(key) for key in DECODING if BY_KEY[key].kind != "bars"}
-# second-pass key -> SecondPassSettings field
-_SECOND = {"keep": "keep", "add": "add", "lowest-page-bar": "lowest_page_bar",
-           "comment-sections": "comment_sections", "review-sections": "review_sections",
-           "first-pass-stays": "first_pass_stays"}
-# article-bars' keys, as article-KEY
-_ARTICLE = {"article-above": "above", "article-keep": "keep", "article-add": "add",
-            "article-lowest-page-bar": "lowest_page_bar"}
+# The second pass's keys of one number, and article-bars' as article-KEY.
+_SECOND = {s.name: field_name(s.key) for s in level("second-pass")
+           if s.kind in ("probability", "share")}
+_ARTICLE = {f"article-{s.name}": field_name(s.key) for s in level("second-pass.article-bars")}
 
 
 def save(folder: str, seeds: list[int]) -> None:
