@@ -1,7 +1,8 @@
 """The one table of settings: every key a config may hold, declared once
 with its kind (which gives its type and range), its default, a line of
 meaning and the stage that reads it. Config loading checks a file against
-it (victor/config/loading.py), the model's recipe records what it lists
+it (victor/config/checking.py, by each key's kind and the keys it bears
+on), the model's recipe records what it lists
 (victor/config/recipe.py), the second pass's settings take their keys from
 it (victor/config/second_pass.py), `--favor` its choices, and
 docs/settings.md its table (`markdown`, held to the page by a test).
@@ -222,7 +223,6 @@ def field_name(key: str) -> str:
 
 
 TOP_KEYS = tuple(s.key for s in level())
-SECOND_PASS_KEYS = tuple(s.name for s in level("second-pass"))
 # What cleaning reads of the second pass (a model records it in its
 # decoding), and what training reads.
 SECOND_PASS_DECODING = tuple(s.name for s in level("second-pass") if s.group == "second-pass")

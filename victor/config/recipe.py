@@ -13,7 +13,8 @@ from victor.config import second_pass as second_pass_settings
 from victor.config.crf_params import check_params
 from victor.config.checking import plain
 from victor.config.loading import MODEL_DIR, Config
-from victor.settings import BY_KEY, DECODING, FEATURE_KEYS, TOP_KEYS, field_name
+from victor.settings import (BY_KEY, DECODING, FEATURE_KEYS, SECOND_PASS_DECODING, TOP_KEYS,
+                             field_name)
 
 
 def unknown_keys(decoding: dict[str, Any]) -> list[str]:
@@ -27,7 +28,7 @@ def unknown_keys(decoding: dict[str, Any]) -> list[str]:
     second = decoding.get("second-pass")
     if isinstance(second, dict):
         out += [f"second-pass.{key}" for key in second
-                if key not in second_pass_settings.DECODING_KEYS]
+                if key not in SECOND_PASS_DECODING]
     return out
 
 
@@ -41,7 +42,7 @@ def with_known_keys(decoding: dict[str, Any], config: Config) -> dict[str, Any]:
     second, own = decoding.get("second-pass"), ours.get("second-pass")
     if isinstance(second, dict) and isinstance(own, dict):
         out["second-pass"] = {**own, **{k: v for k, v in second.items()
-                                        if k in second_pass_settings.DECODING_KEYS}}
+                                        if k in SECOND_PASS_DECODING}}
     return out
 
 

@@ -19,9 +19,6 @@ from typing import Any
 from victor.config.checking import plain, value_of
 from victor.settings import SECOND_PASS_DECODING, SECOND_PASS_TRAINING, field_name, level
 
-# What the decision reads at cleaning time, and what training reads.
-DECODING_KEYS = SECOND_PASS_DECODING
-
 
 @dataclass(frozen=True)
 class ArticleBars:
@@ -35,7 +32,6 @@ class ArticleBars:
     keep: float
     add: float
     lowest_page_bar: float | None = None
-TRAINING_KEYS = SECOND_PASS_TRAINING
 
 
 @dataclass(frozen=True)
@@ -118,9 +114,9 @@ def _recorded(settings: Any, prefix: str, keys: tuple[str, ...]) -> dict[str, An
 
 def decoding(settings: SecondPassSettings) -> dict[str, Any]:
     """What cleaning reads, under the config's keys: a model records it."""
-    return _recorded(settings, "second-pass", DECODING_KEYS)
+    return _recorded(settings, "second-pass", SECOND_PASS_DECODING)
 
 
 def training(settings: SecondPassSettings) -> dict[str, Any]:
     """What training reads, under the config's keys: a model records it."""
-    return _recorded(settings, "second-pass", TRAINING_KEYS)
+    return _recorded(settings, "second-pass", SECOND_PASS_TRAINING)
