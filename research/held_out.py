@@ -88,19 +88,30 @@ def changed(config: Config, changes: list[str]) -> Config:
     return replace(config, second_pass=second)
 
 
-def replayed(run: dict, config: Config, comments: str | None = None) -> dict[str, str]:
-    """Each page's text as `config` decides it on the run's held-out scores,
-    with the user's `comments` (keep, drop or None) as `--comments` gives it,
-    by the page's annotation in this checkout (a run saved in another
-    checkout of the same data replays here)."""
-    texts = {}
-    for p, q, kind in zip(run["predictions"], run["second"], run["page_type"]):
+def decided(run: dict, config: Config, comments: str | None = None,
+            second: list | None = None):
+    """Each page of the run decided again by `config`, as (its annotation's
+    path in this checkout, blocks, labels, trees' probabilities, page type),
+    with the user's `comments` (keep, drop or None) as `--comments` gives
+    it, and with `second` (each page's) in place of the run's trees'
+    probabilities where given."""
+    for i, p in enumerate(run["predictions"]):
+        q = run["second"][i] if second is None else second[i]
+        kind = run["page_type"][i]
         blocks, found = run["layout"][p.name]
         labels = decoding.decide(p.path, p.marginals, blocks, found, config,
                                  trees=lambda _, q=q: q, page_type=kind,
                                  comments=comments).labels
-        texts[_here(p.name)] = output.plain_text(blocks, labels)
-    return texts
+        yield _here(p.name), blocks, labels, q, kind
+
+
+def replayed(run: dict, config: Config, comments: str | None = None,
+             second: list | None = None) -> dict[str, str]:
+    """Each page's text as `config` decides it on the run's held-out scores
+    (`decided`), by the page's annotation in this checkout (a run saved in
+    another checkout of the same data replays here)."""
+    return {name: output.plain_text(blocks, labels)
+            for name, blocks, labels, _, _ in decided(run, config, comments, second)}
 
 
 def _here(name: str) -> str:

@@ -19,20 +19,11 @@ from collections import Counter
 from statistics import mean
 
 from benchmarks.quality.running import pages_of
-from research.held_out import _here
-from victor import decoding, output
+from research.held_out import decided
+from victor import output
 from victor.config import DEFAULT_CONFIG, load_config
 from victor.reading.text import words
 from victor.training import evaluate
-
-
-def _decided(run: dict, config):
-    """Each page's name, blocks, labels, trees' probabilities and page type."""
-    for p, q, kind in zip(run["predictions"], run["second"], run["page_type"]):
-        blocks, found = run["layout"][p.name]
-        labels = decoding.decide(p.path, p.marginals, blocks, found, config,
-                                 trees=lambda _, q=q: q, page_type=kind).labels
-        yield _here(p.name), blocks, labels, q, kind
 
 
 def _blocks(blocks, labels, q, gold: Counter):
@@ -62,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     pages = {p.anno: p for p in pages_of("wcxb-dev", None)}
     scores: dict[str, list] = {}
     shown = 0
-    for name, blocks, labels, q, kind in _decided(run, load_config(DEFAULT_CONFIG)):
+    for name, blocks, labels, q, kind in decided(run, load_config(DEFAULT_CONFIG)):
         page = pages.get(name)
         if page is None:
             continue

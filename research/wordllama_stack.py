@@ -17,8 +17,7 @@ from statistics import mean
 from urllib.parse import urlparse
 import numpy as np
 import lightgbm as lgb
-from research.held_out import _here, figures, _HEADLINE
-from victor import decoding, output
+from research.held_out import _HEADLINE, _here, figures, replayed
 from victor.config import load_config
 from victor.annotation.annofile import load_annotation
 
@@ -75,14 +74,9 @@ def main() -> None:
                 "stack q + block": np.hstack([base, emb]),
                 "stack q + block + page + neighbours": np.hstack([base, emb, emb - page_mean, nb])}
     def replay_with(qq):
-        texts = {}
-        for i, p in enumerate(run["predictions"]):
-            blocks, found = run["layout"][p.name]
-            a, b = spans[i]
-            labels = decoding.decide(p.path, p.marginals, blocks, found, config,
-                                     trees=lambda _, v=qq[a:b]: v, page_type=run["page_type"][i]).labels
-            texts[_here(p.name)] = output.plain_text(blocks, labels)
-        row = figures(texts); row["mean3"] = mean(row[k] for k in _HEADLINE); return row
+        row = figures(replayed(run, config, second=[qq[a:b] for a, b in spans]))
+        row["mean3"] = mean(row[k] for k in _HEADLINE)
+        return row
     keys = ["cleaneval-dev LCS", "dragnet-train LCS", "wcxb-dev bag", "wcxb article", "wcxb collection", "wcxb forum", "wcxb listing", "wcxb product", "wcxb service", "wcxb documentation", "mean3"]
     r = replay_with(np.asarray(rows_q)); print("as saved:", "  ".join(f"{k} {r[k]:.4f}" for k in keys), flush=True)
     for name, X in variants.items():
