@@ -172,7 +172,7 @@ def test_trees_without_page_type_boosters_are_refused_where_the_config_asks_for_
     general = load_model("general")
     parts = second_pass.split_models(part_bytes(general, "second-pass").decode("utf-8"))
     plain = "".join(parts[:general.record["recipe"]["second-pass"]["seeds"]])
-    with pytest.raises(VictorError, match=r"^TREES: .*retrain them with page-type-seeds$"):
+    with pytest.raises(VictorError, match=r"^TREES: .*retrain them with second-pass.page-type-seeds$"):
         second_pass.load(plain, general.config.second_pass, "TREES")
     assert not second_pass.load(plain, replace(general.config.second_pass, page_type_share=0.0),
                                 "TREES").typed

@@ -222,6 +222,13 @@ def field_name(key: str) -> str:
     return key.rpartition(".")[2].replace("-", "_")
 
 
+def key_of(field: str, prefix: str = "") -> str:
+    """The key a `Config` (or second-pass settings') field holds, for
+    messages: code names a setting by its field, and the key's own name is
+    written once, in the table."""
+    return next(s.key for s in level(prefix) if field_name(s.key) == field)
+
+
 TOP_KEYS = tuple(s.key for s in level())
 # What cleaning reads of the second pass (a model records it in its
 # decoding), and what training reads.

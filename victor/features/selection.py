@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Sequence
 from victor.errors import VictorError
 from victor.features.context import COUNT, RATIO
 from victor.features.registry import FEATURE_NAMES, KINDS, REGEXP_NAMES
+from victor.settings import key_of
 from victor.wildcards import expand, matches
 
 if TYPE_CHECKING:  # for type hints only: a stage imported alone loads no config
@@ -35,11 +36,11 @@ def select_features(config: Config, disabled: Sequence[str] = ()) -> tuple[str, 
     for entry in config.crf_features:
         hits = expand(entry, FEATURE_NAMES)
         if not hits:
-            raise bad("crf-features", f"unknown feature '{entry}'{_suggest(entry)}")
+            raise bad(key_of("crf_features"), f"unknown feature '{entry}'{_suggest(entry)}")
         chosen.update(hits)
     selected = tuple(n for n in FEATURE_NAMES if n in chosen)
-    for key, kind, table, what in (("values", COUNT, config.values, "a list of values"),
-                                   ("scales", RATIO, config.scales, "a number of steps")):
+    for key, kind, table, what in ((key_of("values"), COUNT, config.values, "a list of values"),
+                                   (key_of("scales"), RATIO, config.scales, "a number of steps")):
         for n in table:
             if KINDS.get(n) != kind:
                 raise bad(f"{key}.{n}", f"not a feature discretised by {key}{_suggest(n)}")
@@ -48,10 +49,10 @@ def select_features(config: Config, disabled: Sequence[str] = ()) -> tuple[str, 
                 raise bad(f"{key}.{n}", f"missing: the selected feature {n} needs {what}")
     for name in config.regexp:
         if name not in REGEXP_NAMES:
-            raise bad(f"regexp.{name}", f"no feature uses it; known: {', '.join(REGEXP_NAMES)}")
+            raise bad(f"{key_of('regexp')}.{name}", f"no feature uses it; known: {', '.join(REGEXP_NAMES)}")
     for n in selected:
         if n.startswith("regexp.") and n[7:] not in config.regexp:
-            raise bad(f"regexp.{n[7:]}", f"missing: the selected feature {n} needs patterns")
+            raise bad(f"{key_of('regexp')}.{n[7:]}", f"missing: the selected feature {n} needs patterns")
     return _without(selected, disabled)
 
 

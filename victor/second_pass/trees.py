@@ -36,6 +36,7 @@ from victor.second_pass.features import (FIRST_PREFIX, PAGE_FEATURES, fast_featu
                                        first_columns)
 from victor.config.second_pass import SecondPassSettings
 from victor.page_type import TYPES
+from victor.settings import key_of
 
 if TYPE_CHECKING:
     from victor.columns import Columns
@@ -100,9 +101,9 @@ def load(text: str, settings: SecondPassSettings, source: str) -> SecondPass:
         raise VictorError(f"{source}: its features are not the second pass's page features "
                           "(victor/second_pass/features.py); retrain it")
     if settings.page_type_share and not typed:
-        raise VictorError(f"{source}: the config's page-type-share asks for boosters that read "
-                          "the page type, and these trees have none; retrain them with "
-                          "page-type-seeds")
+        raise VictorError(f"{source}: the config's {key_of('page_type_share', 'second-pass')} "
+                          "asks for boosters that read the page type, and these trees have "
+                          f"none; retrain them with {key_of('page_type_seeds', 'second-pass')}")
     return SecondPass(plain, tuple(name[len(FIRST_PREFIX):] for name in first), settings, typed)
 
 
