@@ -8,6 +8,7 @@ the site folds moves the figures").
     python3 -m research.held_out replay RUNS/seed*.pkl line-share=0.7 article-above=0.8
     python3 -m research.held_out replay RUNS/seed*.pkl --config article
     python3 -m research.held_out replay RUNS/seed*.pkl --comments drop   # as victor clean --comments drop
+    python3 -m research.held_out labels RUNS/seed0.pkl FILE.json        # for benchmarks.structure --labels
 
 `save` runs victor.training.crossval over every annotated page with the
 site folds dealt by each seed, cross-fits the second pass's trees and the
@@ -25,6 +26,7 @@ the mean.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pickle
 import sys
@@ -153,6 +155,22 @@ def replay(paths: list[str], config_name: str, changes: list[str],
     print("mean: " + ", ".join(f"{k} {_shown(k, mean(r[k] for r in rows))}" for k in rows[0]))
 
 
+def labels(path: str, target: str) -> None:
+    """A saved draw as benchmarks.structure's --labels file: its pages'
+    held-out first pass, trees' probabilities and page types, so that the
+    structure of what they keep is measured without training the folds
+    again."""
+    with open(path, "rb") as f:
+        run = pickle.load(f)
+    held = {Path(p.name).name: {"path": p.path, "marginals": p.marginals,
+                                "second": None if q is None else [float(x) for x in q],
+                                "page_type": kind}
+            for p, q, kind in zip(run["predictions"], run["second"], run["page_type"])}
+    part = Path(target + ".part")
+    part.write_text(json.dumps(held), encoding="utf-8")
+    os.replace(part, target)
+
+
 def _shown(key: str, value: float) -> str:
     """mean3 to the fifth digit: the keep rule weighs changes of 0.0001."""
     return f"{value:.5f}" if key == "mean3" else f"{value:.4f}"
@@ -168,8 +186,13 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("given", nargs="+", metavar="RUN.pkl or KEY=VALUE")
     r.add_argument("--config", default=DEFAULT_CONFIG)
     r.add_argument("--comments", choices=decoding.COMMENTS)
+    lab = sub.add_parser("labels")
+    lab.add_argument("run")
+    lab.add_argument("target")
     args = ap.parse_args(argv)
-    if args.command == "save":
+    if args.command == "labels":
+        labels(args.run, args.target)
+    elif args.command == "save":
         save(args.folder, args.fold_seeds)
     else:
         replay([g for g in args.given if "=" not in g], args.config,
