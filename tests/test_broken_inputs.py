@@ -1,8 +1,11 @@
-"""Broken inputs other than pages, through the real scripts: a damaged or
+"""Broken inputs other than pages, through the scripts: a damaged or
 mismatched model, a config or template with a mistake, an input that
 cannot be read, an output folder that cannot be written. Each gives one
 line on standard error that names the file and says what to do, and an
-exit status that is not 0; a traceback only with --debug.
+exit status that is not 0; a traceback only with --debug. The scripts'
+function is called in the test's process (tests/test_front_door.py holds
+it to be what the script's process gives), the traceback's test runs the
+script.
 
 (Tests run as root, so no file is unreadable by its permissions: a
 missing file, a folder and a path through a regular file stand in.)
@@ -19,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from batch_support import model_for_tests
+from front_door_support import victor_main
 from repo_data import CLEANEVAL, ROOT
 
 from victor.config import CONFIG_DIR
@@ -30,6 +34,12 @@ CONFIG = CONFIG_DIR / "cleaneval.yaml"
 
 
 def run(script: str, *args) -> subprocess.CompletedProcess:
+    """What the script (clean.py or learn.py) writes and returns, its
+    function called in this process (front_door_support.victor_main)."""
+    return victor_main(*args, cwd=ROOT, command=script.removesuffix(".py"))
+
+
+def run_in_a_process(script: str, *args) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(ROOT / script), *map(str, args)], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
 
@@ -119,7 +129,7 @@ def test_a_crf_file_given_as_the_model(model):
 def test_debug_shows_the_traceback(model, tmp_path):
     copy = copy_model(model, tmp_path)
     (copy / "crf.crfsuite").write_bytes(b"")
-    proc = run("clean.py", "--debug", "--model", copy, PAGE)
+    proc = run_in_a_process("clean.py", "--debug", "--model", copy, PAGE)
     assert proc.returncode == 2
     assert "Traceback" in proc.stderr and proc.stderr.rstrip().splitlines()[-1].startswith(
         f"error: {copy}/crf.crfsuite: 0 bytes, not the")

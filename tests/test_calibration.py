@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 
 import pytest
 
+from front_door_support import victor_main
 from model_support import model_copy
 from victor.decoding import calibration
 from victor.model import load as load_model
@@ -117,9 +116,8 @@ def test_a_bad_temperature_is_refused_in_one_line(tmp_path):
 
 def test_learn_py_calibrate_records_the_fitted_temperature(tmp_path):
     model = tmp_path / "m"
-    proc = subprocess.run([sys.executable, str(ROOT / "learn.py"), "--config", "cleaneval",
-                           "-o", str(model), "--max-iterations", "5", "--calibrate", "2", *PAGES],
-                          capture_output=True, text=True, cwd=ROOT)
+    proc = victor_main("--config", "cleaneval", "-o", model, "--max-iterations", "5",
+                       "--calibrate", "2", *PAGES, cwd=ROOT, command="learn")
     assert proc.returncode == 0, proc.stderr
     fitted = load_model(model).record["crf"]["calibration"]
     assert fitted["folds"] == 2 and fitted["split"] == "site"

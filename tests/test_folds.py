@@ -4,12 +4,11 @@ data/ (the repo's three collections)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from front_door_support import victor_main
 
 from victor.annotation import load_annotation, read_page_file
 from victor.config import load_config
@@ -129,9 +128,8 @@ def test_learn_py_reports_site_grouped_folds_by_default(tmp_path):
     """Six CleanEval pages, three folds, a few iterations: the command runs
     end to end on its default split."""
     pages = [str(DATA / "cleaneval" / f"{n}.anno") for n in (1, 2, 3, 4, 5, 6)]
-    proc = subprocess.run([sys.executable, str(ROOT / "learn.py"), "--config", "cleaneval",
-                           "--cross-validate", "3", "--max-iterations", "5", *pages],
-                          capture_output=True, text=True, cwd=ROOT)
+    proc = victor_main("--config", "cleaneval", "--cross-validate", "3", "--max-iterations", "5",
+                       *pages, cwd=ROOT, command="learn")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-2].startswith("accuracy=")
     assert "held-out blocks: log loss" in proc.stdout.splitlines()[-1]

@@ -15,7 +15,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from front_door_support import victor_command
+from front_door_support import victor_command, victor_main
 from repo_data import ROOT
 
 import victor
@@ -61,6 +61,30 @@ def test_the_scripts_are_the_command(cleaneval, tmp_path):
     # clean.py, the original tool's script, writes CleanEval's format unless told.
     assert script.stdout == victor_command("clean", "--format", "cleaneval", page,
                                            cwd=tmp_path).stdout
+
+
+def test_the_command_in_a_process_of_its_own_is_its_function_called_in_this_one(cleaneval,
+                                                                                 tmp_path):
+    """The tests that call victor_main (tests/front_door_support.py) in their
+    own process see what the command gives a user: the same exit status
+    and standard streams for a page cleaned, a page that fails and a usage
+    error, from `python -m victor` and from a script."""
+    empty = tmp_path / "empty.html"
+    empty.write_bytes(b"")
+    statuses = []
+    for args in (("clean", "--format", "text", cleaneval / "1.html"), ("clean", empty),
+                 ("clean", "--threshold", "2", empty), ("clean", "--format", "nope", empty)):
+        process, function = victor_command(*args, cwd=tmp_path), victor_main(*args, cwd=tmp_path)
+        assert (function.returncode, function.stdout, function.stderr) == (
+            process.returncode, process.stdout, process.stderr)
+        statuses.append(process.returncode)
+    assert statuses == [0, 1, 2, 2]  # cleaned, failed, refused, argparse's usage error
+    script = subprocess.run([sys.executable, str(ROOT / "clean.py"), "--threshold", "2", empty],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    function = victor_main("--threshold", "2", empty, cwd=tmp_path, command="clean")
+    assert script.returncode == 2
+    assert (function.returncode, function.stdout, function.stderr) == (
+        script.returncode, script.stdout, script.stderr)
 
 
 # --- package data ------------------------------------------------------------

@@ -7,11 +7,10 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from front_door_support import victor_command
+from front_door_support import victor_main
 from repo_data import ROOT
 
 import victor
@@ -26,7 +25,7 @@ HOSTILE = ROOT / "tests" / "hostile"
 # --- safe defaults -------------------------------------------------------------------
 
 def learn(*args, cwd: Path) -> subprocess.CompletedProcess:
-    return victor_command("learn", "--max-iterations", "1", *args, cwd=cwd)
+    return victor_main("learn", "--max-iterations", "1", *args, cwd=cwd)
 
 
 def test_the_formats_are_one_list(cleaneval, tmp_path):
@@ -35,7 +34,7 @@ def test_the_formats_are_one_list(cleaneval, tmp_path):
     result = Cleaner().clean((cleaneval / "1.html").read_bytes())
     for fmt in output.FORMATS:
         assert result.render(fmt) == getattr(result, fmt)()
-    usage = victor_command("clean", "--help", cwd=tmp_path).stdout
+    usage = victor_main("clean", "--help", cwd=tmp_path).stdout
     assert "--format {" + ",".join(output.FORMATS) + "}" in usage
 
 
@@ -89,8 +88,8 @@ def test_learn_makes_the_models_folders_once_it_has_a_model(cleaneval, tmp_path)
 def test_no_output_replaces_an_input(cleaneval, tmp_path):
     page = tmp_path / "1.html"
     page.write_bytes((cleaneval / "1.html").read_bytes())
-    proc = victor_command("clean", "--format", "html", "--overwrite", "-o", tmp_path, page,
-                          cwd=tmp_path)
+    proc = victor_main("clean", "--format", "html", "--overwrite", "-o", tmp_path, page,
+                       cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr == (f"error: {page}: its output {page} would replace the input "
                            f"{page}; choose another folder with -o\n")
@@ -99,7 +98,7 @@ def test_no_output_replaces_an_input(cleaneval, tmp_path):
 
 @pytest.mark.parametrize("threshold", ["2", "-0.1", "nan"])
 def test_threshold_must_be_a_probability(cleaneval, tmp_path, threshold):
-    proc = victor_command("clean", "--threshold", threshold, cleaneval / "1.html", cwd=tmp_path)
+    proc = victor_main("clean", "--threshold", threshold, cleaneval / "1.html", cwd=tmp_path)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr == (f"error: threshold {float(threshold):g}: must lie between 0 and 1 "
                            "(a probability that a block is content)\n")
@@ -124,8 +123,8 @@ def test_a_bad_limit_or_language_is_a_usage_error_before_any_work(cleaneval, tmp
                                                                   value, why):
     """Issue 46: --max-size -1 and --timeout -5 failed every page with an
     internal error (exit 1); --jobs -3 and --language '' were taken."""
-    proc = victor_command("clean", option, value, "-o", tmp_path / "out", cleaneval / "1.html",
-                          cwd=tmp_path)
+    proc = victor_main("clean", option, value, "-o", tmp_path / "out", cleaneval / "1.html",
+                       cwd=tmp_path)
     assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", f"error: {why}\n")
     assert not (tmp_path / "out").exists()
 
@@ -138,8 +137,7 @@ def test_a_bad_limit_or_language_is_a_usage_error_before_any_work(cleaneval, tmp
 def test_a_page_without_text_is_the_same_error_in_the_command_and_the_api(tmp_path, name, content):
     page = tmp_path / name
     page.write_bytes(content)
-    proc = subprocess.run([sys.executable, "-m", "victor", "clean", str(page)],
-                          capture_output=True, text=True, cwd=tmp_path)
+    proc = victor_main("clean", page, cwd=tmp_path)
     assert proc.returncode == 1 and proc.stdout == ""
     why = EMPTY_PAGE if not content else NO_TEXT
     assert proc.stderr.splitlines()[-1] == f"failed: {page}: {why}"
@@ -152,7 +150,7 @@ def test_a_page_without_text_is_the_same_error_in_the_command_and_the_api(tmp_pa
 def test_a_threshold_that_keeps_no_block_says_so(tmp_path):
     """Issue 29: --threshold 0.99 gave an empty page, exit 0, no word."""
     page = ROOT / "data/cleaneval/1.html"
-    proc = victor_command("clean", "--threshold", "0.99", page, cwd=tmp_path)
+    proc = victor_main("clean", "--threshold", "0.99", page, cwd=tmp_path)
     assert proc.returncode == 1 and proc.stdout == ""
     why = re.fullmatch(rf"failed: {re.escape(str(page))}: (threshold 0.99 kept no block "
                        r"\(the likeliest is content at 0\.\d\d\); lower it)",
@@ -164,7 +162,7 @@ def test_a_threshold_that_keeps_no_block_says_so(tmp_path):
 
 def test_learn_given_a_page_or_a_half_labelled_file_says_what_to_do(tmp_path):
     page = ROOT / "data/cleaneval/1.html"
-    proc = victor_command("learn", "-o", tmp_path / "m.crfsuite", page, cwd=tmp_path)
+    proc = victor_main("learn", "-o", tmp_path / "m.crfsuite", page, cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr == (f"error: {page}:1: not a Victor annotation file (an HTML page; a .anno "
                            "file starts with 'victor-annotation 1'; make one with victor "
@@ -175,7 +173,7 @@ def test_learn_given_a_page_or_a_half_labelled_file_says_what_to_do(tmp_path):
     body = lines.index("\n") + 1
     lines[body + 3] = "?" + lines[body + 3][1:]  # one block left unlabelled
     half.write_text("".join(lines), encoding="utf-8")
-    proc = victor_command("learn", "-o", tmp_path / "m.crfsuite", half, cwd=tmp_path)
+    proc = victor_main("learn", "-o", tmp_path / "m.crfsuite", half, cwd=tmp_path)
     assert proc.returncode == 2 and "annotate.py" not in proc.stderr
     assert proc.stderr.rstrip().endswith(f"finish them with: victor annotate {tmp_path / '1.html'} {half}")
 
@@ -199,7 +197,7 @@ def test_an_output_folder_that_is_a_file_is_said_plainly(cleaneval, tmp_path):
     """Issue 46: -o naming a file said '(File exists)'."""
     taken = tmp_path / "out.txt"
     taken.write_text("a user's notes\n")
-    proc = victor_command("clean", "-o", taken, cleaneval / "1.html", cwd=tmp_path)
+    proc = victor_main("clean", "-o", taken, cleaneval / "1.html", cwd=tmp_path)
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == (f"error: {taken}: is a file, not a folder; name a folder for the "
                            "outputs with -o\n")

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from front_door_support import victor_main
 from repo_data import CLEANEVAL, DRAGNET, ROOT, WCXB
 from victor.config import load_config, recipe
 from victor.model import load
@@ -23,8 +23,8 @@ PAGES = [DRAGNET / "R28.anno", WCXB / "0001.anno", WCXB / "0021.anno", CLEANEVAL
 
 
 def victor(*args, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "victor", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+    """The command's function in this process (front_door_support.victor_main)."""
+    return victor_main(*args, cwd=cwd)
 
 
 @pytest.fixture(scope="module")

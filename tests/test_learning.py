@@ -3,14 +3,13 @@ perplexity filter are measured with language models that never read the
 test pages' gold text, and ablation names are checked. Real CleanEval
 pages from data/cleaneval."""
 
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from features_support import perplexity_config
+from front_door_support import victor_main
 
 from victor.training import crossval, dataset, fold_perplexity, pipeline
 from victor.model import save
@@ -121,9 +120,8 @@ def test_a_disabled_perplexity_needs_no_fold_model(config, shipped_lm, tmp_path)
 
 def test_learn_py_cross_validates_with_the_perplexity_extra_on(tmp_path):
     config = perplexity_config(tmp_path)
-    proc = subprocess.run([sys.executable, str(ROOT / "learn.py"), "--config", str(config),
-                           "--cross-validate", "2", "--max-iterations", "5", *PAGES[:4]],
-                          capture_output=True, text=True, cwd=ROOT)
+    proc = victor_main("--config", config, "--cross-validate", "2", "--max-iterations", "5",
+                       *PAGES[:4], cwd=ROOT, command="learn")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-2].startswith("accuracy=")
     assert proc.stdout.splitlines()[-1].startswith("temperature ")
@@ -132,9 +130,8 @@ def test_learn_py_cross_validates_with_the_perplexity_extra_on(tmp_path):
 def test_a_model_trained_with_the_perplexity_extra_on_cleans_pages(tmp_path):
     config = perplexity_config(tmp_path)
     model = tmp_path / "ppl"
-    run = lambda script, *args: subprocess.run(
-        [sys.executable, str(ROOT / script), "--config", str(config), *map(str, args)],
-        capture_output=True, text=True, cwd=ROOT)
+    run = lambda script, *args: victor_main("--config", config, *args, cwd=ROOT,
+                                            command=script.removesuffix(".py"))
     trained = run("learn.py", "-o", model, "--max-iterations", "5", "--calibrate", "0", *PAGES[:4])
     assert trained.returncode == 0, trained.stderr
     cleaned = run("clean.py", "--model", model, "--format", "table", PAGES[4].replace(".anno", ".html"))

@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from front_door_support import victor_command
+from front_door_support import victor_main
 from repo_data import ROOT, WCXB
 from victor import Cleaner
 from victor.batch.inputs import read_input
@@ -20,7 +20,7 @@ PAGE = WCXB / "0001.html.gz"
 
 def test_an_old_format_or_flag_name_is_refused_by_the_command() -> None:
     for args in (("--format", "victor"), ("--base-url", "https://example.com/")):
-        proc = victor_command("clean", *args, PAGE, cwd=ROOT)
+        proc = victor_main("clean", *args, PAGE, cwd=ROOT)
         assert proc.returncode == 2 and args[0] in proc.stderr, proc.stderr
 
 
@@ -45,8 +45,8 @@ def test_a_model_recorded_with_old_key_names_names_the_command_that_re_saves_it(
     said = str(refused.value)
     assert "\n" not in said and "floor-share" in said and "--from-model" in said
     new = tmp_path / "new"
-    proc = victor_command("learn", "--config", "cleaneval", "--from-model", folder, "-o", new,
-                          cwd=ROOT)
+    proc = victor_main("learn", "--config", "cleaneval", "--from-model", folder, "-o", new,
+                       cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     page = read_input(str(PAGE))
     assert Cleaner(model=new).clean(page).text() == Cleaner("cleaneval").clean(page).text()

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
+from front_door_support import victor_main
 from model_support import model_copy
 from victor.cleaner import Cleaner
 from victor.config import CONFIG_DIR, TEMPLATE_DIR, load_config, recipe, settings, shipped_configs
@@ -118,8 +118,8 @@ def edited_general(folder: Path, old: str, new: str) -> Path:
 
 
 def victor(*args, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "victor", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+    """The command's function in this process (front_door_support.victor_main)."""
+    return victor_main(*args, cwd=cwd)
 
 
 def test_a_copy_of_the_default_config_with_keep_above_changed_is_refused_in_one_line(tmp_path):

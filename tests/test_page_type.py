@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import gzip
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from front_door_support import victor_main
 from model_support import shipped_cleaner
 from repo_data import WCXB
 from victor import features, page_type
@@ -137,10 +136,8 @@ def test_a_model_without_a_classifier_is_refused_a_config_with_article_bars(tmp_
     # A model made for one set of bars (learn --from-model drops the page
     # type, which nothing there reads) would not follow the general config's
     # article bars: the config is refused, naming the key.
-    made = subprocess.run([sys.executable, "-m", "victor", "learn", "--config",
-                           untyped_config(tmp_path), "--from-model", "general", "-o",
-                           tmp_path / "M"], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=300)
+    made = victor_main("learn", "--config", untyped_config(tmp_path), "--from-model", "general",
+                       "-o", tmp_path / "M", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     assert not (tmp_path / "M" / "page-type.lgbm").exists()
     with pytest.raises(VictorError, match="key 'second-pass.article-bars'.*retrain"):
@@ -153,11 +150,9 @@ def typed_model(tmp_path_factory):
     from 12 WCXB articles and 12 WCXB products (their NAME.json gives their
     type), as tests/test_learn_whole.py learns one."""
     folder = tmp_path_factory.mktemp("typed")
-    proc = subprocess.run([sys.executable, "-m", "victor", "learn", "--config",
-                           "general", "-o", folder / "M", "--max-iterations", "5",
-                           "--calibrate", "3",
-                           *(WCXB / f"{n}.anno" for n in ARTICLES + PRODUCTS)],
-                          cwd=folder, capture_output=True, text=True, timeout=300)
+    proc = victor_main("learn", "--config", "general", "-o", folder / "M", "--max-iterations", "5",
+                       "--calibrate", "3", *(WCXB / f"{n}.anno" for n in ARTICLES + PRODUCTS),
+                       cwd=folder)
     assert proc.returncode == 0, proc.stderr
     return load(folder / "M")
 
@@ -280,9 +275,8 @@ def test_a_model_of_pages_without_their_type_lends_the_shipped_classifier(tmp_pa
 
     pages = [CLEANEVAL / "5.anno", CLEANEVAL / "12.anno", CLEANEVAL / "36.anno",
              DRAGNET / "R28.anno"]
-    proc = subprocess.run([sys.executable, "-m", "victor", "learn", "-o", tmp_path / "M",
-                           "--max-iterations", "5", "--calibrate", "2", *pages],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    proc = victor_main("learn", "-o", tmp_path / "M", "--max-iterations", "5", "--calibrate", "2",
+                       *pages, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "the shipped general model's classifier" in proc.stderr
     mine, shipped = load(tmp_path / "M"), load("general")

@@ -9,13 +9,12 @@ not how well."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
+from front_door_support import victor_main
 from repo_data import DRAGNET, ROOT, WCXB
 from victor.annotation import load_annotation, load_training_page
 from victor.batch.inputs import read_input
@@ -48,8 +47,8 @@ def pages():
 
 
 def learn(*args: str):
-    return subprocess.run([sys.executable, "learn.py", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+    """learn.py's function in this process (front_door_support.victor_main)."""
+    return victor_main(*args, cwd=ROOT, command="learn")
 
 
 def test_the_trees_read_every_first_pass_column_but_those_left_out(pages) -> None:
