@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from front_door_support import victor_main
 from annotation_support import labels_by_text, page_of
 from repo_data import CLEANEVAL, DRAGNET, ROOT
 
@@ -145,8 +145,8 @@ def test_stats_table():
 
 
 def annotate(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "annotate.py"), *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+    """annotate.py's function in this process (front_door_support.victor_main)."""
+    return victor_main(*args, cwd=cwd, command="annotate")
 
 
 def test_cli_from_gold_then_export_and_stats(tmp_path):

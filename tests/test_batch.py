@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from batch_support import clean_py, contents, wait_for_outputs
+from front_door_support import victor_main
 from repo_data import CLEANEVAL as CLEANEVAL_DIR, DRAGNET as DRAGNET_DIR, ROOT, pages
 
 from victor import batch
@@ -203,16 +204,15 @@ def test_a_folder_gives_its_pages_not_their_gold_text_and_a_rerun_finds_them_don
     """Issue 29: data/cleaneval holds NAME.html beside its gold NAME.txt;
     only the 58 pages are cleaned, and the same command again has nothing
     left to do."""
-    command = [sys.executable, "-m", "victor", "clean", "-o", str(tmp_path / "out"),
-               str(CLEANEVAL_DIR)]
-    first = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    command = ("clean", "-o", tmp_path / "out", CLEANEVAL_DIR)
+    first = victor_main(*command, cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stderr.splitlines()[-2:] == [
         "58 cleaned, 0 already done, 0 failed",
         "passed over in the folders: 58 .anno, 1 .md, 58 .txt (not page names)"]
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
         [MANIFEST, *(f"{p.stem}.txt" for p in pages(CLEANEVAL_DIR))])
-    again = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    again = victor_main(*command, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert again.stderr.splitlines()[-2] == "0 cleaned, 58 already done, 0 failed"
 
@@ -220,11 +220,9 @@ def test_a_folder_gives_its_pages_not_their_gold_text_and_a_rerun_finds_them_don
 def test_a_file_named_on_the_command_line_is_cleaned_whatever_its_suffix(tmp_path):
     page = tmp_path / "saved.txt"
     page.write_bytes((CLEANEVAL_DIR / "1.html").read_bytes())
-    named = subprocess.run([sys.executable, "-m", "victor", "clean", "--format", "text",
-                            str(page)], capture_output=True, text=True, cwd=tmp_path)
+    named = victor_main("clean", "--format", "text", page, cwd=tmp_path)
     assert named.returncode == 0, named.stderr
-    expected = subprocess.run([sys.executable, "-m", "victor", "clean", "--format", "text",
-                               str(CLEANEVAL_DIR / "1.html")], capture_output=True, text=True)
+    expected = victor_main("clean", "--format", "text", CLEANEVAL_DIR / "1.html", cwd=tmp_path)
     assert named.stdout == expected.stdout and named.stdout.strip()
     # In a folder, the same file is not taken for a page.
     with pytest.raises(VictorError, match=r"no pages or WARC files found in .*\.html "):
@@ -242,8 +240,7 @@ def test_an_output_folder_that_takes_no_file_is_refused_before_any_page_is_clean
         folder = Path("/sys/kernel")  # nothing is written there: the probe fails
         if not folder.is_dir() or os.access(folder, os.W_OK) and _writable(folder):
             pytest.skip("no folder here that refuses root")
-    proc = subprocess.run([sys.executable, "-m", "victor", "clean", "-o", str(folder),
-                           *map(str, DRAGNET)], capture_output=True, text=True, cwd=tmp_path)
+    proc = victor_main("clean", "-o", folder, *DRAGNET, cwd=tmp_path)
     # Exit status 2 and this one line: no page was tried (a batch ends with its summary).
     assert proc.returncode == 2
     assert proc.stderr == (f"error: {folder}: cannot write output there (Permission denied); "

@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from front_door_support import victor_command
+from front_door_support import victor_command, victor_main
 from repo_data import CLEANEVAL, DRAGNET, WCXB
 
 from victor.batch.inputs import discover
@@ -36,7 +36,7 @@ def test_a_mirrored_site_gives_outputs_that_mirror_its_tree(tmp_path):
     shutil.copy(CLEANEVAL / "3.html", site / "page.html")
     shutil.copy(CLEANEVAL / "4.html", site / "page.htm")
     shutil.copy(CLEANEVAL / "5.html", site / "a" / "about.html")
-    proc = victor_command("clean", "--format", "text", "-o", "out", "m", cwd=tmp_path)
+    proc = victor_main("clean", "--format", "text", "-o", "out", "m", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     out = tmp_path / "out"
     made = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()
@@ -47,7 +47,7 @@ def test_a_mirrored_site_gives_outputs_that_mirror_its_tree(tmp_path):
                          ("a/about.txt", "a/about.html")):
         assert (out / output).read_text(encoding="utf-8") == text_of(site / page)
     assert proc.stderr.splitlines()[0] == "5 cleaned, 0 already done, 0 failed"
-    again = victor_command("clean", "--format", "text", "-o", "out", "m", cwd=tmp_path)
+    again = victor_main("clean", "--format", "text", "-o", "out", "m", cwd=tmp_path)
     assert again.stderr.splitlines()[0] == "0 cleaned, 5 already done, 0 failed"
 
 
@@ -77,7 +77,7 @@ def test_pages_without_a_suffix_are_found_by_their_first_bytes_and_the_rest_coun
     shutil.copy(DRAGNET / "188.txt", saved / "188.txt")
     shutil.copy(DRAGNET / "188.anno", saved / "188.anno")
     shutil.copy(DRAGNET / "196.anno", saved / "196.anno")
-    proc = victor_command("clean", "--format", "text", "-o", "out", "saved", cwd=tmp_path)
+    proc = victor_main("clean", "--format", "text", "-o", "out", "saved", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in (tmp_path / "out").iterdir() if p.name[0] != ".") == [
         "PRODUCT.txt", "index.txt", "page1.txt", "page2.txt"]
@@ -114,14 +114,14 @@ def test_outputs_the_next_walk_would_take_for_pages_stay_out_of_the_input_folder
     folder.mkdir()
     shutil.copy(CLEANEVAL / "1.html", folder / "1.html")
     for fmt, out in (("report", "pages"), ("html", "pages/reports")):
-        proc = victor_command("clean", "--format", fmt, "-o", out, "pages", cwd=tmp_path)
+        proc = victor_main("clean", "--format", fmt, "-o", out, "pages", cwd=tmp_path)
         assert (proc.returncode, proc.stdout) == (2, "")
         assert proc.stderr == (f"error: {out}: inside the input folder pages, whose next walk "
                                f"would take the .html outputs of --format {fmt} for pages; "
                                "choose a folder outside it with -o\n")
     assert sorted(p.name for p in folder.rglob("*")) == ["1.html"]
     # Outputs whose names no walk takes may go there.
-    text = victor_command("clean", "--format", "text", "-o", "pages", "pages", cwd=tmp_path)
+    text = victor_main("clean", "--format", "text", "-o", "pages", "pages", cwd=tmp_path)
     assert text.returncode == 0, text.stderr
-    again = victor_command("clean", "--format", "text", "-o", "pages", "pages", cwd=tmp_path)
+    again = victor_main("clean", "--format", "text", "-o", "pages", "pages", cwd=tmp_path)
     assert again.stderr.splitlines()[0] == "0 cleaned, 1 already done, 0 failed"

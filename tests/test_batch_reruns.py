@@ -9,7 +9,7 @@ import json
 import shutil
 
 from batch_support import contents
-from front_door_support import victor_command
+from front_door_support import victor_command, victor_main
 from repo_data import CLEANEVAL
 
 from victor.batch.manifest import MANIFEST
@@ -21,7 +21,7 @@ def test_a_rerun_with_other_settings_is_refused_naming_the_difference(tmp_path):
     """It reported '1 already done' and kept the output of the first
     settings."""
     shutil.copy(CLEANEVAL / "11.html", tmp_path / "p.html")
-    first = victor_command("clean", "-o", "out", "p.html", cwd=tmp_path)
+    first = victor_main("clean", "-o", "out", "p.html", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     made = contents(tmp_path / "out")
     assert list(made) == ["p.txt"]
@@ -29,29 +29,29 @@ def test_a_rerun_with_other_settings_is_refused_naming_the_difference(tmp_path):
     assert (recorded["config"], recorded["formats"], recorded["favor"]) == (
         "general", {".txt": "text"}, None)
 
-    other = victor_command("clean", "--config", "cleaneval", "--favor", "precision",
-                           "--no-links", "-o", "out", "p.html", cwd=tmp_path)
+    other = victor_main("clean", "--config", "cleaneval", "--favor", "precision",
+                        "--no-links", "-o", "out", "p.html", cwd=tmp_path)
     assert (other.returncode, other.stdout) == (2, "")
     assert other.stderr == (
         "error: out: its outputs were made with other settings (--config cleaneval, was "
         "general; --favor precision, was none; --no-links); give --overwrite to replace "
         "them, or choose another folder with -o\n")
-    language = victor_command("clean", "--language", "en", "--format", "cleaneval", "-o", "out",
-                              "p.html", cwd=tmp_path)
+    language = victor_main("clean", "--language", "en", "--format", "cleaneval", "-o", "out",
+                           "p.html", cwd=tmp_path)
     assert language.returncode == 2
     assert "(--format cleaneval, was text; --language en, was none)" in language.stderr
     assert contents(tmp_path / "out") == made
 
     # The same settings finish the folder; another format's files sit beside.
-    same = victor_command("clean", "-o", "out", "p.html", cwd=tmp_path)
+    same = victor_main("clean", "-o", "out", "p.html", cwd=tmp_path)
     assert same.stderr.splitlines()[0] == "0 cleaned, 1 already done, 0 failed"
-    markdown = victor_command("clean", "--format", "markdown", "-o", "out", "p.html",
-                              cwd=tmp_path)
+    markdown = victor_main("clean", "--format", "markdown", "-o", "out", "p.html",
+                           cwd=tmp_path)
     assert markdown.returncode == 0, markdown.stderr
     assert sorted(contents(tmp_path / "out")) == ["p.md", "p.txt"]
 
-    replaced = victor_command("clean", "--config", "cleaneval", "--favor", "precision",
-                              "--overwrite", "-o", "out", "p.html", cwd=tmp_path)
+    replaced = victor_main("clean", "--config", "cleaneval", "--favor", "precision",
+                           "--overwrite", "-o", "out", "p.html", cwd=tmp_path)
     assert replaced.returncode == 0, replaced.stderr
     assert contents(tmp_path / "out")["p.txt"] == extract(
         (tmp_path / "p.html").read_bytes(), "cleaneval", "text", favor="precision",
@@ -87,7 +87,7 @@ def test_a_rerun_removes_the_temporary_files_a_killed_run_left_and_nothing_else(
     users = [".2.txt.tmp", ".notes.0123456789abcdef0123456789abcdef.tmp", "2.txt.tmp"]
     for name in users:
         (out / name).write_text("a user's file\n")
-    again = victor_command("clean", "-o", "out", "1.html", "2.html", cwd=tmp_path)
+    again = victor_main("clean", "-o", "out", "1.html", "2.html", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert again.stderr.splitlines()[:2] == [
         "2 cleaned, 0 already done, 0 failed",

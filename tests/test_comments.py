@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from front_door_support import victor_command
+from front_door_support import victor_main
 from model_support import shipped_cleaner
 from repo_data import CLEANEVAL, WCXB
 
@@ -46,8 +46,8 @@ def test_a_forums_posts_stay_when_comments_are_dropped(cleaners):
 
 
 def test_the_record_names_the_comment_blocks_and_the_choice_is_checked(tmp_path):
-    proc = victor_command("clean", "--format", "jsonl", "--comments", "keep",
-                          CLEANEVAL / "13.html", cwd=tmp_path)
+    proc = victor_main("clean", "--format", "jsonl", "--comments", "keep",
+                       CLEANEVAL / "13.html", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     record = json.loads(proc.stdout)
     labels = {b["id"]: b["label"] for b in record["blocks"]}

@@ -6,10 +6,9 @@ reads in the jsonl record."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 
 import pytest
+from front_door_support import victor_main
 from model_support import redecoded, shipped_cleaner
 from repo_data import ROOT
 
@@ -75,9 +74,7 @@ def test_an_unknown_favor_is_a_one_line_error():
 
 
 def test_the_command_takes_favor():
-    out = subprocess.run([sys.executable, str(ROOT / "clean.py"), "--format", "text", "--favor",
-                          "precision", str(PAGE)], capture_output=True, text=True, timeout=120)
+    out = victor_main("--format", "text", "--favor", "precision", PAGE, cwd=ROOT, command="clean")
     assert out.returncode == 0, out.stderr
-    default = subprocess.run([sys.executable, str(ROOT / "clean.py"), "--format", "text",
-                              str(PAGE)], capture_output=True, text=True, timeout=120)
+    default = victor_main("--format", "text", PAGE, cwd=ROOT, command="clean")
     assert len(out.stdout.split()) < len(default.stdout.split())

@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from front_door_support import victor_command
+from front_door_support import victor_main
 from model_support import shipped_cleaner
 
 import victor
@@ -87,17 +87,17 @@ def test_jsonl_carries_the_metadata_the_page_declares(dragnet):
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
 def test_pages_on_standard_output_are_headed_by_their_names(cleaneval, tmp_path, fmt):
     pages = [cleaneval / "1.html", cleaneval / "10.html"]
-    proc = victor_command("clean", "--format", fmt, *pages, cwd=tmp_path)
+    proc = victor_main("clean", "--format", fmt, *pages, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     one, two = (shipped_cleaner().clean(p.read_bytes()).render(fmt) for p in pages)
     assert proc.stdout == f"==> {pages[0]} <==\n{one}\n==> {pages[1]} <==\n{two}"
     # One page alone is printed as it is.
-    assert victor_command("clean", "--format", fmt, pages[0], cwd=tmp_path).stdout == one
+    assert victor_main("clean", "--format", fmt, pages[0], cwd=tmp_path).stdout == one
 
 
 def test_jsonl_on_standard_output_is_one_object_a_line(cleaneval, tmp_path):
-    proc = victor_command("clean", "--format", "jsonl", cleaneval / "1.html",
-                          cleaneval / "10.html", cwd=tmp_path)
+    proc = victor_main("clean", "--format", "jsonl", cleaneval / "1.html",
+                       cleaneval / "10.html", cwd=tmp_path)
     lines = proc.stdout.splitlines()
     assert len(lines) == 2 and [json.loads(line)["source"] for line in lines] == [
         str(cleaneval / "1.html"), str(cleaneval / "10.html")]
@@ -137,18 +137,18 @@ def test_the_command_resolves_links_against_the_address_it_is_given(dragnet, tmp
     a folder's, whose pages' addresses follow their paths below it."""
     page = dragnet / "380.html"  # a blog post without <base> or canonical address
     link = "subscription-option-now-available.html"
-    bare = victor_command("clean", "--format", "markdown", page, cwd=tmp_path)
+    bare = victor_main("clean", "--format", "markdown", page, cwd=tmp_path)
     assert f"]({link})" in bare.stdout
     url = "https://blog.example.org/2012/01/380.html"
-    given = victor_command("clean", "--format", "markdown", "--url", url, page, cwd=tmp_path)
+    given = victor_main("clean", "--format", "markdown", "--url", url, page, cwd=tmp_path)
     assert given.returncode == 0, given.stderr
     assert given.stdout == extract(page.read_bytes(), output="markdown", url=url)
     assert f"](https://blog.example.org/2012/01/{link})" in given.stdout
     site = tmp_path / "mirror"
     (site / "2012").mkdir(parents=True)
     (site / "2012" / "380.html").write_bytes(page.read_bytes())
-    folder = victor_command("clean", "--format", "jsonl", "--url", "https://blog.example.org",
-                            "-o", "out", "mirror", cwd=tmp_path)
+    folder = victor_main("clean", "--format", "jsonl", "--url", "https://blog.example.org",
+                         "-o", "out", "mirror", cwd=tmp_path)
     assert folder.returncode == 0, folder.stderr
     record = json.loads((tmp_path / "out/2012/380.jsonl").read_text(encoding="utf-8"))
     assert record["url"] == "https://blog.example.org/2012/380.html"

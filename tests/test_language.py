@@ -10,10 +10,9 @@ from __future__ import annotations
 import gzip
 import json
 import pickle
-import subprocess
-import sys
 
 import pytest
+from front_door_support import victor_main
 from model_support import shipped_cleaner
 from repo_data import DATA
 
@@ -49,10 +48,9 @@ def test_the_api_keeps_only_the_languages_asked_for():
 
 def test_the_command_skips_pages_in_other_languages_without_failing(tmp_path):
     out = tmp_path / "out"
-    proc = subprocess.run([sys.executable, "-m", "victor", "clean", "--language", "en",
-                           "--format", "jsonl", "-o", str(out),
-                           str(INDONESIAN), str(BULGARIAN), str(ENGLISH)],
-                          capture_output=True, text=True, cwd=tmp_path)
+    args = ("clean", "--language", "en", "--format", "jsonl", "-o", out, INDONESIAN, BULGARIAN,
+            ENGLISH)
+    proc = victor_main(*args, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     # Issue 64: the skipped pages are named, with the language found.
     assert proc.stderr.splitlines()[-3:] == [
@@ -60,8 +58,7 @@ def test_the_command_skips_pages_in_other_languages_without_failing(tmp_path):
         f"skipped: {INDONESIAN}: text in id, not en", f"skipped: {BULGARIAN}: text in bg, not en"]
     assert sorted(p.name for p in out.iterdir()) == [MANIFEST, "0001.jsonl"]
     # A rerun with the same settings cleans none of them again.
-    again = subprocess.run(proc.args, capture_output=True, text=True, cwd=tmp_path)
+    again = victor_main(*args, cwd=tmp_path)
     assert again.stderr.splitlines() == ["0 cleaned, 3 already done, 0 failed"]
-    bad = subprocess.run([sys.executable, "-m", "victor", "clean", "--language", "english",
-                          str(ENGLISH)], capture_output=True, text=True, cwd=tmp_path)
+    bad = victor_main("clean", "--language", "english", ENGLISH, cwd=tmp_path)
     assert bad.returncode == 2 and bad.stderr.startswith("error: language english: not a language")

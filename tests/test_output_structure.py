@@ -15,6 +15,7 @@ from pathlib import Path
 
 import html5lib
 import pytest
+from front_door_support import victor_main
 from model_support import shipped_cleaner
 from repo_data import CLEANEVAL, ROOT
 
@@ -274,17 +275,13 @@ def test_a_list_gets_back_the_items_its_likely_content_left_out():
 
 
 def test_the_command_leaves_links_images_and_tables_out_when_asked(tmp_path):
-    import subprocess
-    import sys
-
     page = tmp_path / "page.html"
     page.write_text("<p>See <a href='/x'>the report</a> and <img src='a.png' alt='a chart'> of "
                     "the year, with its figures below and the words a reader came for.</p>"
                     "<table><tr><th>Year</th><th>Sales</th></tr><tr><td>2024</td><td>12</td></tr>"
                     "<tr><td>2025</td><td>15</td></tr></table>", encoding="utf-8")
-    out = subprocess.run([sys.executable, str(ROOT / "clean.py"), "--format", "markdown",
-                          "--no-links", "--no-images", "--no-tables", str(page)],
-                         capture_output=True, text=True, timeout=120)
+    out = victor_main("--format", "markdown", "--no-links", "--no-images", "--no-tables", page,
+                      cwd=ROOT, command="clean")
     assert out.returncode == 0, out.stderr
     assert "](" not in out.stdout and "|" not in out.stdout
     assert "the report" in out.stdout

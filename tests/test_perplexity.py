@@ -15,6 +15,7 @@ import subprocess
 import sys
 
 import pytest
+from front_door_support import victor_main
 
 from victor.cleaner import Cleaner
 from victor.cli import main
@@ -68,9 +69,8 @@ def default_model() -> PerplexityModel:
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "victor", "lm", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
-    )
+    """`victor lm ARGS`, its function in this process (front_door_support.victor_main)."""
+    return victor_main("lm", *args, cwd=ROOT)
 
 
 # --- the trainer, and the engines reading what it writes ------------------------------

@@ -4,12 +4,11 @@ other values than the model learnt."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from front_door_support import victor_main
 
 from victor.cleaner import Cleaner
 from victor.crf.model import differences
@@ -56,9 +55,7 @@ def test_an_edited_value_list_is_named(tmp_path, name):
 
 
 def test_clean_py_refuses_it_in_one_line(tmp_path):
-    proc = subprocess.run([sys.executable, str(ROOT / "clean.py"), "--config",
-                           str(edited_config(tmp_path)), str(PAGE)],
-                          capture_output=True, text=True, cwd=ROOT)
+    proc = victor_main("--config", edited_config(tmp_path), PAGE, cwd=ROOT, command="clean")
     assert proc.returncode != 0 and not proc.stdout
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "values.split.p" in lines[0], proc.stderr

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from front_door_support import victor_command
+from front_door_support import victor_command, victor_main
 from repo_data import CLEANEVAL, DRAGNET, pages
 
 from victor import extract
@@ -50,7 +50,7 @@ def test_ctrl_c_with_pages_on_standard_output_promises_no_resume(tmp_path):
 
 def test_a_gzipped_page_on_standard_input_is_read(tmp_path):
     page = CLEANEVAL / "1.html"
-    plain = victor_command("clean", "--format", "text", page, cwd=tmp_path)
+    plain = victor_main("clean", "--format", "text", page, cwd=tmp_path)
     zipped = victor_command("clean", "--format", "text", "-", cwd=tmp_path,
                             stdin=gzip.compress(page.read_bytes()))
     assert zipped.returncode == 0, zipped.stderr
@@ -59,8 +59,8 @@ def test_a_gzipped_page_on_standard_input_is_read(tmp_path):
 
 def test_the_same_file_named_twice_is_cleaned_once(tmp_path):
     page = CLEANEVAL / "1.html"
-    proc = victor_command("clean", "-o", tmp_path / "out", page, page, DRAGNET / "100.html",
-                          cwd=tmp_path)
+    proc = victor_main("clean", "-o", tmp_path / "out", page, page, DRAGNET / "100.html",
+                       cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == "2 cleaned, 0 already done, 0 failed\n"
     assert sorted(p.name for p in (tmp_path / "out").iterdir()
@@ -87,7 +87,7 @@ def test_a_folder_that_cannot_be_read_says_so(tmp_path):
         folder = Path("/proc/1/map_files")
         if os.access(folder, os.R_OK) and _listable(folder):
             pytest.skip("no folder here that refuses root")
-    proc = victor_command("clean", folder, cwd=tmp_path)
+    proc = victor_main("clean", folder, cwd=tmp_path)
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == f"error: cannot read the folder {folder}: permission denied\n"
 
