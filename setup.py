@@ -20,7 +20,13 @@ MODULES = ("_blocks", "_parser", "_paths")
 
 
 class OptionalBuild(build_ext):
-    """build_ext that lets an extension fail: the pure path then runs."""
+    """build_ext that lets an extension fail: the pure path then runs. The
+    twins compile side by side, one a core, unless told (-j)."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = True
 
     def run(self) -> None:
         try:
@@ -51,8 +57,12 @@ def extensions() -> list:
     except ImportError:  # a build without build isolation and without Cython
         print("victor: Cython not found; installing the pure-Python path", file=sys.stderr)
         return []
-    return cythonize([Extension(f"victor.compiled.{m}", [f"victor/compiled/{m}.pyx"])
-                      for m in MODULES], language_level=3, quiet=True)
+    # Without debugging information (-g0, after Python's own -g): nobody steps
+    # through the generated C, and writing it slows every install.
+    flags = [] if sys.platform == "win32" else ["-g0"]
+    return cythonize([Extension(f"victor.compiled.{m}", [f"victor/compiled/{m}.pyx"],
+                                extra_compile_args=flags) for m in MODULES],
+                     language_level=3, quiet=True)
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuild})
