@@ -1,10 +1,11 @@
 """What the compiled and the pure-Python paths (victor.compiled) must agree
 on for a page: the features, labels, CRF scores, probabilities, the page's
-type and the outputs. Run as a script, it prints them for a config's pages
-as JSON, in whichever path its environment selects (VICTOR_NO_EXTENSIONS),
-so that one process can compare its own path's with the other's:
+type and the outputs. Run as a script, it prints them for each config's
+pages as JSON, in whichever path its environment selects
+(VICTOR_NO_EXTENSIONS), so that one process can compare its own path's with
+the other's:
 
-    python3 tests/compiled_support.py CONFIG PAGE...
+    python3 tests/compiled_support.py CONFIG[,CONFIG...] PAGE...
 
 and, once for a change to the compiled core, every page of data/ with every
 shipped config, compiled against pure (minutes):
@@ -56,12 +57,14 @@ def fingerprints(config: str, pages: list[Path]) -> list[dict]:
     return [fingerprint(cleaner, p) for p in pages]
 
 
-def fingerprints_in_process(config: str, pages: list[Path], pure: bool) -> list[dict]:
-    """The pages through one path, in a fresh process: both paths start
-    from the same state (nothing cached by pages cleaned before)."""
+def fingerprints_in_process(configs: list[str], pages: list[Path],
+                            pure: bool) -> dict[str, list[dict]]:
+    """The pages through one path with each config in turn, in a fresh
+    process: both paths start from the same state (nothing cached by pages
+    cleaned before) and clean the same pages in the same order."""
     env = {**os.environ, "VICTOR_NO_EXTENSIONS": "1" if pure else "0"}
     with tempfile.TemporaryFile("w+") as out:
-        subprocess.run([sys.executable, __file__, config, *map(str, pages)], env=env,
+        subprocess.run([sys.executable, __file__, ",".join(configs), *map(str, pages)], env=env,
                        stdout=out, check=True)
         out.seek(0)
         return json.load(out)
@@ -93,8 +96,8 @@ def all_of_data(collections: list[str]) -> int:
         differ = []
         for start in range(0, len(pages), 200):
             chunk = pages[start:start + 200]
-            a = fingerprints_in_process(config, chunk, pure=False)
-            b = fingerprints_in_process(config, chunk, pure=True)
+            a = fingerprints_in_process([config], chunk, pure=False)[config]
+            b = fingerprints_in_process([config], chunk, pure=True)[config]
             differ += [str(p.relative_to(ROOT)) for p, x, y in zip(chunk, a, b) if x != y]
         print(f"{config}: {len(pages) - len(differ)} of {len(pages)} pages identical"
               + (f"; differ: {' '.join(differ[:20])}" if differ else ""))
@@ -107,4 +110,5 @@ if __name__ == "__main__":
         sys.exit(all_of_data(sys.argv[2:]))
     # One string, one write: json.dump encodes in Python, piece by piece, a
     # write each (a system call each where PYTHONUNBUFFERED is set).
-    sys.stdout.write(json.dumps(fingerprints(sys.argv[1], [Path(p) for p in sys.argv[2:]])))
+    named = [Path(p) for p in sys.argv[2:]]
+    sys.stdout.write(json.dumps({c: fingerprints(c, named) for c in sys.argv[1].split(",")}))

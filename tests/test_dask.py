@@ -55,12 +55,15 @@ def test_cluster_workers_write_what_a_local_run_writes(inputs, scheduler, tmp_pa
     assert (again.done, again.skipped) == (0, len(files))
 
 
-def test_standard_output_comes_back_in_input_order(inputs):
+def test_standard_output_comes_back_in_input_order(inputs, scheduler):
+    """On the module's cluster: a cluster of its own (`local:N`, which
+    tests/test_hostile_limits.py's batch starts through the command) would
+    only start two more worker processes."""
     settings, files = inputs
     local: list[str] = []
     batch.run(plan(files, None, None), settings, 1, local.append)
     remote: list[str] = []
-    report = run_dask(plan(files, None, None), settings, "local:2", remote.append)
+    report = run_dask(plan(files, None, None), settings, scheduler, remote.append)
     assert "".join(remote) == "".join(local)
     assert report.done == len(PAGES) + 4
 
