@@ -13,7 +13,7 @@ from quality_gate import DATA, gate_model, measure, page_file, pages_digest, rea
 
 from victor.annotation import load_annotation, read_page_file
 from victor.config import load_config
-from victor.training.folds import page_group
+from victor.training.folds import host, page_group
 
 # Every test here reads one shipped model's exact output (pytest -m shipped_model).
 pytestmark = pytest.mark.shipped_model
@@ -28,10 +28,15 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def site(name: str) -> str:
-    """The web site a page of data/ is from, as the site folds group it."""
+    """The web site a page of data/ is from, as the site folds group it: the
+    host of its annotation's address, else of the page's own (read only
+    then)."""
     anno = DATA / f"{name}.anno"
+    url = load_annotation(str(anno)).url
+    if host(url):
+        return page_group(anno, url).site
     page = read_page_file(page_file(name), load_config("cleaneval"))
-    return page_group(anno, load_annotation(str(anno)).url or page.url, page.meta.url).site
+    return page_group(anno, url or page.url, page.meta.url).site
 
 
 def test_the_page_lists_are_those_the_floors_were_set_on():
