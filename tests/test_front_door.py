@@ -173,7 +173,7 @@ def test_a_checkout_used_without_installing_is_told_the_folders_form(monkeypatch
 
 def test_web_addresses_are_refused_and_the_batch_goes_on(cleaneval, tmp_path):
     url = "https://example.com/page.html"
-    proc = victor_command("clean", "--format", "text", url, cleaneval / "1.html", cwd=tmp_path)
+    proc = victor_main("clean", "--format", "text", url, cleaneval / "1.html", cwd=tmp_path)
     assert proc.returncode == 1
     assert proc.stdout.startswith(f"==> {cleaneval / '1.html'} <==\n")
     assert "72% of homeowners" in proc.stdout
@@ -252,9 +252,9 @@ def test_the_guides_use_the_installed_command_and_state_what_it_does():
 
 def test_the_readme_states_each_default_format_as_they_are(cleaneval, tmp_path):
     page = cleaneval / "1.html"
-    default = victor_command("clean", page, cwd=tmp_path).stdout
+    default = victor_main("clean", page, cwd=tmp_path).stdout
     # Issue 64: text is the one default of `victor clean` and extract().
-    assert default == victor_command("clean", "--format", "text", page, cwd=tmp_path).stdout
+    assert default == victor_main("clean", "--format", "text", page, cwd=tmp_path).stdout
     assert extract(page.read_bytes()) == default
     assert isinstance(json.loads(extract(page.read_bytes(), output="jsonl")), dict)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
