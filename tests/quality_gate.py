@@ -52,6 +52,7 @@ from victor import output  # noqa: E402
 from victor.model import save  # noqa: E402
 from victor.training import dataset, evaluate, pipeline
 from victor.cleaner import Cleaner  # noqa: E402
+from victor.result import Result  # noqa: E402
 from victor.config import load_config  # noqa: E402
 from victor.batch.inputs import read_input  # noqa: E402
 
@@ -109,18 +110,23 @@ def train_model(config: str, names: list[str], folder: Path) -> Path:
     return path
 
 
-def word_f1(config: str, model: Path, names: list[str],
+def cleaned(model: Path, names: list[str]) -> list[tuple[str, Result]]:
+    """The pages `names` cleaned by `model` as a user cleans them: the
+    model's record, the config's first pass alone (the second pass: the
+    module's docstring)."""
+    cleaner = Cleaner(model=model)
+    return [(name, cleaner.clean(read_input(str(page_file(name))), source=name))
+            for name in names]
+
+
+def word_f1(pages: list[tuple[str, Result]],
             keep_all: bool = False) -> tuple[float, list[tuple[str, float]]]:
-    """The micro-averaged word F1 of `model` under `config` on the pages
-    `names`, cleaned as a user cleans them, and each page's own F1. With
-    `keep_all`, of every block the page has: the baseline any floor must
-    stand above, or it would pass a cleaner that cleans nothing. The first
-    pass alone (the second pass: the module's docstring)."""
-    cleaner = Cleaner(model=model)  # the model's record: the config's first pass
+    """The micro-averaged word F1 of the cleaned `pages`, and each page's
+    own. With `keep_all`, of every block the page has: the baseline any
+    floor must stand above, or it would pass a cleaner that cleans
+    nothing."""
     scores = []
-    for name in names:
-        path = page_file(name)
-        result = cleaner.clean(read_input(str(path)), source=name)
+    for name, result in pages:
         gold = dataset.gold_text(DATA / f"{name}.anno", result.texts, result.labels)
         labels = ["p"] * len(result.texts) if keep_all else result.labels
         scores.append(evaluate.score_page(name, output.plain_text(result.texts, labels), gold))
@@ -135,11 +141,10 @@ def gate_model(config: str, gate: dict, folder: Path) -> Path:
     return train_model(config, gate["configs"][config]["train"], folder)
 
 
-def measure(config: str, model: Path, gate: dict | None = None) -> Measure:
-    gate = gate or read_gate()
-    entry = gate["configs"][config]
-    f1, per_page = word_f1(config, model, entry["pages"])
-    return Measure(config, f1, entry["floor"], per_page[:3])
+def measure(config: str, pages: list[tuple[str, Result]], gate: dict) -> Measure:
+    """The gate's figure for `config` from its pages cleaned (`cleaned`)."""
+    f1, per_page = word_f1(pages)
+    return Measure(config, f1, gate["configs"][config]["floor"], per_page[:3])
 
 
 def main(argv: list[str]) -> int:
@@ -155,7 +160,9 @@ def main(argv: list[str]) -> int:
     failed = False
     with tempfile.TemporaryDirectory() as folder:
         for config in sorted(gate["configs"]):
-            result = measure(config, gate_model(config, gate, Path(folder)), gate)
+            model = gate_model(config, gate, Path(folder))
+            pages = cleaned(model, gate["configs"][config]["pages"])
+            result = measure(config, pages, gate)
             print(result.line())
             failed |= not result.passed
             floor = round(result.f1 - MARGIN, 4)
