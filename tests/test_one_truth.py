@@ -127,16 +127,17 @@ def test_a_copy_of_the_default_config_with_keep_above_changed_is_refused_in_one_
     takes training, and cleaning with the shipped model under it would not
     apply it. So it is refused, by --config alone and with --model, saying
     the key, both values and how to go on."""
-    copy = edited_general(tmp_path / "c", "\nkeep-above: 0.3\n", "\nkeep-above: 0.6\n")
+    shipped = load_config("general").keep_above
+    copy = edited_general(tmp_path / "c", f"\nkeep-above: {shipped}\n", "\nkeep-above: 0.6\n")
     for extra in ((), ("--model", load_config("general").model)):
         proc = victor("clean", "--config", copy, *extra, ROOT / "data/cleaneval/1.html",
                       cwd=tmp_path)
         assert proc.returncode == 2 and not proc.stdout
         assert proc.stderr.count("\n") == 1, proc.stderr
-        assert proc.stderr.startswith(f"error: {copy}: key 'keep-above' is 0.6 here but 0.3 "
-                                      "in the model ")
+        assert proc.stderr.startswith(f"error: {copy}: key 'keep-above' is 0.6 here but "
+                                      f"{shipped} in the model ")
         assert f"victor learn --config {copy} -o NEW_FOLDER FILES.anno" in proc.stderr
-    with pytest.raises(VictorError, match="key 'keep-above' is 0.6 here but 0.3"):
+    with pytest.raises(VictorError, match=f"key 'keep-above' is 0.6 here but {shipped}"):
         Cleaner(copy)
 
 
@@ -145,14 +146,16 @@ def test_a_changed_bar_is_a_new_model_that_cleans_as_the_config_says(tmp_path):
     shipped model, it makes a model of its own (learn --from-model), and
     that model cleans alone exactly as the config does with it, and
     otherwise than the shipped one."""
-    copy = edited_general(tmp_path / "c", "  keep: 0.4\n  add: 0.35\n  lowest-page-bar: 0.2\n",
-                          "  keep: 0.6\n  add: 0.35\n  lowest-page-bar: null\n")
+    bars = load_config("general").second_pass
+    copy = edited_general(tmp_path / "c", f"  keep: {bars.keep}\n  add: {bars.add}\n"
+                          f"  lowest-page-bar: {bars.lowest_page_bar}\n",
+                          f"  keep: 0.6\n  add: {bars.add}\n  lowest-page-bar: null\n")
     # Pages where a bar of 0.6 drops something (which ones depends on the
     # trained model: a retrained one may keep a page alike).
     pages = [ROOT / f"data/cleaneval/{n}.html" for n in (36, 5, 8, 15)]
     page = pages[0]
     refused = victor("clean", "--config", copy, page, cwd=tmp_path)
-    assert refused.returncode == 2 and "key 'second-pass.keep' is 0.6 here but 0.4" in refused.stderr
+    assert refused.returncode == 2 and f"key 'second-pass.keep' is 0.6 here but {bars.keep}" in refused.stderr
     assert f"--from-model {load_config('general').model} -o NEW_FOLDER" in refused.stderr
     made = victor("learn", "--config", copy, "--from-model", "general", "-o", tmp_path / "m",
                   cwd=tmp_path)

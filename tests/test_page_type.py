@@ -186,6 +186,7 @@ def test_the_article_bars_clean_the_articles_and_only_them(typed_model, tmp_path
     (tmp_path / "bars.yaml").write_text(BARS_ONLY, encoding="utf-8")
     bars_only = with_decoding(typed_model, load_config(tmp_path / "bars.yaml"))
     typed = Cleaner.from_model(bars_only)
+    mattered = set()
     for name, kind in (("4249", "article"), ("0014", "article"), ("3054", "product"),
                        ("3079", "product")):
         page = read(typed, name)
@@ -196,10 +197,15 @@ def test_the_article_bars_clean_the_articles_and_only_them(typed_model, tmp_path
         labels = {which: Cleaner.from_model(m).label(read(typed, name)).labels
                   for which, m in (("typed", bars_only), ("general", general),
                                    ("article", article))}
-        assert labels["general"] != labels["article"], name  # the bars matter on this page
         assert labels["typed"] == labels[kind if kind == "article" else "general"], name
+        if labels["general"] != labels["article"]:
+            mattered.add(kind)
+    # Which pages the two sets of bars part on depends on the trained model;
+    # they must part on an article and on a product, or nothing was shown.
+    assert mattered == {"article", "product"}
 
 
+@pytest.mark.shipped_model
 def test_a_held_out_page_keeps_the_page_type_its_decision_read():
     """The benchmarks decide held-out pages again from what the fold
     stored (benchmarks.structure, other bars in benchmarks.quality): on an

@@ -96,6 +96,7 @@ def says(text: str, snippet: str) -> bool:
     return f" {' '.join(words(snippet))} " in f" {' '.join(words(text))} "
 
 
+@pytest.mark.shipped_model
 def test_on_a_dragnet_article_the_second_pass_mends_what_the_annotation_marks(general, first):
     """data/dragnet/R28 (an OSXDaily post with comments): the first pass
     keeps the sidebar's headings ("Shop at Amazon", "Ad", "OSXDaily on
@@ -111,6 +112,7 @@ def test_on_a_dragnet_article_the_second_pass_mends_what_the_annotation_marks(ge
             > score_page("R28", g.text(), gold).words.f1)
 
 
+@pytest.mark.shipped_model
 def test_on_a_wcxb_article_the_second_pass_drops_a_teaser_the_first_pass_kept(general, first):
     """data/wcxb/0001 (a recipe blog's article): WCXB's own snippets of the
     page say what its text has and has not; the first pass keeps the
