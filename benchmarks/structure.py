@@ -25,7 +25,8 @@ gold keeps:
   the gold as a line of its own and not a heading of the page (a table of
   contents' entries: the gold keeps the heading); as an item when an
   output line starts with a list marker and holds the item's text;
-- spaces before `, . ; : ! ? )` per 1,000 words, beside the gold's own rate;
+- spaces before `, . ; : ! ? )` per 1,000 words, beside the gold's own rate
+  (a Markdown picture's `![` after a line break is no mark);
 - words run together per 1,000 words: an output word that is two words of
   the gold side by side and no word of the gold's ("beds2");
 - images' alt text: `<img alt>` of two words or more whose alt text the
@@ -94,7 +95,9 @@ from victor.reading.parser import Element, parse
 ROOT = Path(__file__).resolve().parent.parent
 WCXB = ROOT / "data" / "wcxb"
 _SPACE = re.compile(r"\s+")
-_BEFORE_PUNCT = re.compile(r"\w\s+[,.;:!?)]")
+# A space before a mark: not a Markdown picture's `![` that opens a line of
+# its own, which is no punctuation of the text.
+_BEFORE_PUNCT = re.compile(r"\w\s+(?:[,.;:?)]|!(?!\[))")
 _MARKER = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 _WORD = re.compile(r"\w+")
