@@ -11,6 +11,7 @@ from pathlib import Path
 
 from victor.cli.common import fail
 from victor.errors import VictorError
+from victor.settings import key_of
 
 
 def lm_main(args: argparse.Namespace) -> int:
@@ -65,7 +66,7 @@ def _lm_arguments(ap: argparse.ArgumentParser) -> None:
         "train", help="train a Kneser-Ney model from text files into an ARPA file",
         description="Train an interpolated modified Kneser-Ney model of the texts' sentences "
                     "into an ARPA file (gzipped if its name ends in .gz), which a config's "
-                    "perplexity-model names.")
+                    f"{key_of('perplexity_model')} names.")
     train.add_argument("texts", nargs="+", metavar="TEXT",
                        help="plain text, a paragraph a line, or CleanEval gold (URL: line, "
                             "<p>/<h>/<l> segments)")

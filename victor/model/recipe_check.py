@@ -13,7 +13,7 @@ from typing import Any
 from victor.config import Config, from_record, portable, recipe
 from victor.errors import VictorError
 from victor.model.folder import RECORD, TrainedModel
-from victor.settings import PAGE_TYPE_KEYS, TREE_INPUT_KEYS
+from victor.settings import PAGE_TYPE_KEYS, TREE_INPUT_KEYS, key_of
 
 _UNSET = object()
 # The recipe's groups (victor.config.recipe), and how their keys are named
@@ -71,7 +71,7 @@ def _needs_training(d: Difference, model: TrainedModel, config: Config) -> bool:
         return True
     if d.name == "second-pass":
         return config.second_pass is not None
-    if d.name == "second-pass.page-type-share" and isinstance(d.here, (int, float)) and d.here:
+    if d.name == key_of("page_type_share", "second-pass") and isinstance(d.here, (int, float)) and d.here:
         return model.trees is None or not model.trees.typed
     if d.name.startswith(PAGE_TYPE_KEYS):
         return (model.page_type is None and config.second_pass is not None

@@ -10,6 +10,7 @@ from typing import Callable, Sequence
 from victor import crf, features
 from victor.config import MODEL_DIR, Config, portable
 from victor.errors import VictorError
+from victor.settings import key_of
 from victor.training.dataset import Example
 
 
@@ -35,7 +36,7 @@ def check_template(template: crf.Template, config: Config) -> None:
         for ref in line:
             if not any(ref.matches(name) for name in selected):
                 raise VictorError(f"{template.source}: {ref.pattern} is not among the features "
-                                  f"{config.path.name} selects (crf-features); add it there "
+                                  f"{config.path.name} selects ({key_of('crf_features')}); add it there "
                                   "or take the line out")
 
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from victor.errors import VictorError, import_extra
 from victor.page_type import SIGNALS, TYPES
+from victor.settings import key_of
 
 ROUNDS = 300
 PARAMS = {"objective": "multiclass", "num_class": len(TYPES), "learning_rate": 0.05,
@@ -87,8 +88,9 @@ def shipped_classifier() -> tuple[str, dict]:
 
     shipped = load("general")
     if shipped.page_type is None:
-        raise VictorError("the second pass's article-bars read a page-type classifier, no "
-                          "training page's NAME.json gives a page_type (data/wcxb's do), and "
+        raise VictorError(f"the config's {key_of('article_bars', 'second-pass')} read a page-type "
+                          "classifier, no training page's NAME.json gives a page_type "
+                          "(data/wcxb's do), and "
                           "the shipped general model has none to lend")
     return part_bytes(shipped, "page-type").decode("utf-8"), {**shipped.record["page-type"],
                                     "from": "the shipped general model: no training page "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from victor.errors import VictorError
 from victor.features.context import COUNT, Context
+from victor.settings import key_of
 
 FEATURES = {"perplexity": COUNT}
 
@@ -15,6 +16,7 @@ FEATURES = {"perplexity": COUNT}
 def compute(ctx: Context) -> dict[str, list]:
     if ctx.lm is None:
         raise VictorError(f"{ctx.config.path}: the perplexity feature is selected, but no "
-                          "language model was given: set perplexity-model or leave the feature out")
+                          f"language model was given: set {key_of('perplexity_model')} or leave "
+                          "the feature out")
     score = ctx.lm.block_perplexity
     return {"perplexity": [score(t) for t in ctx.texts]}
