@@ -85,7 +85,7 @@ class Cleaner:
         self.favor = favor
         self.comments = comments
         # Whether deciding a page asks the model's page-type classifier (its
-        # second pass's page-type boosters, article-bars, readers' sections,
+        # second pass's page-type boosters, article bars, readers' sections,
         # `comments` dropped from articles).
         second_settings = decoding.with_comments(self.config, comments).second_pass
         self.reads_page_type = trained.page_type is not None and (

@@ -73,7 +73,7 @@ def portable(path: Path) -> str:
 @dataclass(frozen=True)
 class Config:
     """A checked config: a field for each top-level key of the one table
-    (victor/settings.py; `keep_above` holds `keep-above`), with the value
+    (victor/settings.py; `field_name` gives a key's field), with the value
     the stages read, and the file it came from. A key a config leaves out
     holds the table's default."""
 

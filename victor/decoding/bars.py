@@ -32,9 +32,9 @@ def bars(settings: "SecondPassSettings", favor: str | None, q: Sequence[float],
          page_type: Mapping[str, float] | None = None) -> tuple[float, float]:
     """(keep, add) for a page: `--favor`'s bar where the config gives one,
     else the config's bars, each lowered to the page's own bar (page_bar)
-    where the config names a `lowest-page-bar`. A page whose probability
+    where the config names a `lowest_page_bar`. A page whose probability
     of being an article (from `page_type`, the page-type classifier's; None
-    where the model has none) is at least `article-bars`' `above` takes those
+    where the model has none) is at least the article bars' `above` takes those
     bars instead: the article config's on the pages that are articles,
     which one bar for every page could not give both articles and listings
     (docs/notes/second-pass.md, "Page types")."""
@@ -87,7 +87,7 @@ def relabel(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
     not one, because the research's nested scan chose them apart, the bar
     that brings a block back lower than the one that keeps it. A block
     that comes back takes its most probable content label from the CRF's
-    marginals (`content_label`), as keep-above's blocks do,
+    marginals (`content_label`), as the blocks `keep_above` keeps do,
     where the research made it a paragraph: the text is the same, and a
     heading stays a heading.
 

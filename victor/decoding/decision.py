@@ -7,7 +7,7 @@ get; what differs between them is an argument.
 The steps, in order (each in its own module of victor.decoding):
 
 1. `decode` (widening): the best path widened. A block the path labels o
-   whose content probability is at least `keep-above` is kept too
+   whose content probability is at least the config's `keep_above` is kept too
    (`keep_likely`): on pages unlike the training pages Viterbi drops runs
    of blocks each of which the model thinks fairly likely content (a
    listing's cards, a product's specifications). When the path keeps no
@@ -35,14 +35,14 @@ The steps, in order (each in its own module of victor.decoding):
    in step 1); else (the article config on a forum, whose posts stand in
    comment sections) the steps again with the comment sections kept, and
    failing that the page's most probable content (`fallback` at
-   `never-empty-share`): a shipped config never leaves such a page empty.
+   the config's `never_empty_share`): a shipped config never leaves such a page empty.
 11. `without_unseen`: the blocks a reader does not see (Layout.unseen)
    dropped, unless they are all that was kept; the share of the kept text
    they were lowers the page's confidence.
 
 The user's `--comments` (`comments`) moves step 6: "keep" keeps every
 comment section (`with_comments`), "drop" drops them from every page
-that is not likely a forum (`comments-drop`).
+that is not likely a forum (the config's `comments_drop`).
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def decide(path: Sequence[str], marginals: Sequence[Mapping[str, float]],
     it keeps are o in theirs: docs/notes/output.md, "Words run together").
     `page_type` is each type's probability from the model's page-type
     classifier (victor.page_type), where it has one: the second pass's
-    `article-bars` and readers' sections read it."""
+    article bars and readers' sections read it."""
     config = with_comments(config, comments)
     decided = _steps(path, marginals, texts, found, config, trees, favor, threshold,
                      temperature, bridged, page_type, comments)
@@ -141,7 +141,7 @@ def _not_empty(decided: Decision, with_comments_kept: Callable[[], Decision],
 
 
 def with_comments(config: "Config", comments: str | None) -> "Config":
-    """The config with its second pass's `comment-sections` bar off where
+    """The config with its second pass's `comment_sections` bar off where
     the user's `comments` is "keep"; else the config as it is."""
     if comments not in (None, *COMMENTS):
         raise ValueError(f"comments {comments!r}: choose one of {', '.join(COMMENTS)}")

@@ -132,7 +132,7 @@ def without_sections(labels: Sequence[str], found: Sequence[str],
     paragraphs): most of what the default config kept beyond Dragnet's
     article gold, and of WCXB's products (docs/notes/second-pass.md, "Readers'
     sections"). With `forum_below` (the user's `--comments drop`, at the
-    config's `comments-drop`), comments go from every page that is a forum
+    config's `comments_drop`), comments go from every page that is a forum
     at less than that probability, or from every page where no classifier
     tells: a forum's posts stay its content."""
     gone = set()

@@ -22,7 +22,7 @@ def whole(texts: Sequence[str], labels: Sequence[str], raw_content: Sequence[flo
     dropped items back as items; lists are only added to, never dropped:
     dropping the lists under the bar whole, as code and tables are, lost
     more than it gained (docs/notes/output.md, "Lists"). The
-    probability is the CRF's own, as for `keep-above`; a bar of None leaves
+    probability is the CRF's own, as for the config's `keep_above`; a bar of None leaves
     the labels as they are. On block texts and a found layout, so that the
     cleaner and the folds of cross-validation (which keep no tree) decide
     alike."""
@@ -62,7 +62,7 @@ def drop_repeats(texts: Sequence[str], labels: Sequence[str], words: int | None,
     """The labels with each run of kept blocks that only repeat earlier
     kept text, word for word, dropped when its blocks of `block_words` or
     more hold at least `words` words and number `blocks` or more (the
-    config's `repeat-words`, `repeat-blocks`, `repeat-block-words`), so
+    config's `repeat_words`, `repeat_blocks`, `repeat_block_words`), so
     that a quoted post or a repeated caption stays, and a code listing's
     line numbers and closing braces, which repeat on any page of code,
     count for nothing;

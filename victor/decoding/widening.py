@@ -35,8 +35,8 @@ def fallback(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
     """Labels that keep the page's most probable content when the CRF keeps
     none of it; None when it keeps some, or the page has no block: the
     blocks whose content probability reaches `share` of the page's highest
-    (the config's `fallback-share`), and any at `cap` or above
-    (`fallback-cap`). On pages neither the article nor the cleaneval model
+    (the config's `fallback_share`), and any at `cap` or above
+    (`fallback_cap`). On pages neither the article nor the cleaneval model
     saw, every share did better than no fallback and 0 did best, keeping
     every block of such a page (docs/robustness.md); a model that has seen
     pages like the page hesitates less blindly, and its site-grouped folds
@@ -79,7 +79,7 @@ def decode(labels: Sequence[str], marginals: Sequence[Mapping[str, float]],
     (the path kept nothing, which a corpus builder may want to know: the
     jsonl record's `fallback`). `keep_above` None keeps the path as it
     is, for a config of a user's that has none; `fallback_share` is the
-    config's `fallback-share` and `fallback-cap`."""
+    config's `fallback_share` and `fallback_cap`."""
     fallen = fallback(labels, marginals, fallback_share, fallback_cap)
     if fallen is not None:
         return fallen, True
