@@ -47,12 +47,13 @@ def select_features(config: Config, disabled: Sequence[str] = ()) -> tuple[str, 
         for n in selected:
             if KINDS[n] == kind and n not in table:
                 raise bad(f"{key}.{n}", f"missing: the selected feature {n} needs {what}")
+    patterns = key_of("regexp")
     for name in config.regexp:
         if name not in REGEXP_NAMES:
-            raise bad(f"{key_of('regexp')}.{name}", f"no feature uses it; known: {', '.join(REGEXP_NAMES)}")
+            raise bad(f"{patterns}.{name}", f"no feature uses it; known: {', '.join(REGEXP_NAMES)}")
     for n in selected:
         if n.startswith("regexp.") and n[7:] not in config.regexp:
-            raise bad(f"{key_of('regexp')}.{n[7:]}", f"missing: the selected feature {n} needs patterns")
+            raise bad(f"{patterns}.{n[7:]}", f"missing: the selected feature {n} needs patterns")
     return _without(selected, disabled)
 
 

@@ -71,7 +71,8 @@ def _needs_training(d: Difference, model: TrainedModel, config: Config) -> bool:
         return True
     if d.name == "second-pass":
         return config.second_pass is not None
-    if d.name == key_of("page_type_share", "second-pass") and isinstance(d.here, (int, float)) and d.here:
+    if (d.name == key_of("page_type_share", "second-pass")
+            and isinstance(d.here, (int, float)) and d.here):
         return model.trees is None or not model.trees.typed
     if d.name.startswith(PAGE_TYPE_KEYS):
         return (model.page_type is None and config.second_pass is not None

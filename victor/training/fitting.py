@@ -36,8 +36,8 @@ def check_template(template: crf.Template, config: Config) -> None:
         for ref in line:
             if not any(ref.matches(name) for name in selected):
                 raise VictorError(f"{template.source}: {ref.pattern} is not among the features "
-                                  f"{config.path.name} selects ({key_of('crf_features')}); add it there "
-                                  "or take the line out")
+                                  f"{config.path.name} selects ({key_of('crf_features')}); add "
+                                  "it there or take the line out")
 
 
 def check_model_target(path: Path, overwrite: bool, replace_shipped: bool) -> None:

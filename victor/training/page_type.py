@@ -90,8 +90,7 @@ def shipped_classifier() -> tuple[str, dict]:
     if shipped.page_type is None:
         raise VictorError(f"the config's {key_of('article_bars', 'second-pass')} read a page-type "
                           "classifier, no training page's NAME.json gives a page_type "
-                          "(data/wcxb's do), and "
-                          "the shipped general model has none to lend")
+                          "(data/wcxb's do), and the shipped general model has none to lend")
     return part_bytes(shipped, "page-type").decode("utf-8"), {**shipped.record["page-type"],
                                     "from": "the shipped general model: no training page "
                                             "gave its type"}
