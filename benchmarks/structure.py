@@ -80,7 +80,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from statistics import mean
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -494,9 +494,17 @@ def held_out_labels(folds: int, jobs: int, config: Config) -> dict[str, dict]:
         results = [f.result() for f in futures]
     if config.second_pass is not None:
         results = crossval.with_second_pass(results, examples, config, jobs)
-    return {Path(p.name).name: {"path": p.path, "marginals": p.marginals, "second": p.second,
-                                "page_type": p.page_type}
+    return {Path(p.name).name: held_page(p, p.second, p.page_type)
             for r in results for p in r.predictions}
+
+
+def held_page(p: crossval.Prediction, second: Sequence[float] | None,
+              page_type: dict[str, float] | None) -> dict:
+    """A page's entry in a --labels file: what deciding it again reads (its
+    best path, marginals, trees' probabilities and page type)."""
+    return {"path": p.path, "marginals": p.marginals,
+            "second": None if second is None else [float(x) for x in second],
+            "page_type": page_type}
 
 
 def peer_output(name: str, extract: Extract, html: bytes, page: str) -> str:

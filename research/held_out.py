@@ -37,8 +37,10 @@ from statistics import mean
 
 from benchmarks.quality.running import COLLECTIONS, ROOT, pages_of
 from benchmarks.quality.scoring import score
+from benchmarks.structure import held_page
 from victor import decoding, output
 from victor.config import DEFAULT_CONFIG, Config, load_config
+from victor.files import write_atomic
 from victor.settings import BY_KEY, DECODING, field_name, level
 from victor.training import crossval, dataset, second_pass
 
@@ -162,13 +164,9 @@ def labels(path: str, target: str) -> None:
     again."""
     with open(path, "rb") as f:
         run = pickle.load(f)
-    held = {Path(p.name).name: {"path": p.path, "marginals": p.marginals,
-                                "second": None if q is None else [float(x) for x in q],
-                                "page_type": kind}
+    held = {Path(p.name).name: held_page(p, q, kind)
             for p, q, kind in zip(run["predictions"], run["second"], run["page_type"])}
-    part = Path(target + ".part")
-    part.write_text(json.dumps(held), encoding="utf-8")
-    os.replace(part, target)
+    write_atomic(target, json.dumps(held))
 
 
 def _shown(key: str, value: float) -> str:

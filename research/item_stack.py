@@ -1,6 +1,6 @@
 """Does the page's own item, as the page declares it, add to the trees'
 held-out probability? Issue 65's lead: products drop their item's name and
-price (the trees give them 0.05-0.4) and collections their cards' names,
+price, and collections their cards' names,
 while the CRF sees only the <title>. The columns, from the page's JSON-LD
 and og:title:
 
@@ -106,6 +106,7 @@ def columns(blocks: list[str], page: str) -> np.ndarray:
     prices = {a for a in (_amount(p) for p in d["prices"]) if a}
     names = [set(words(n)) for n in d["names"][:500]]
     names = [n for n in names if n]
+    known = set().union(*names)  # every word of those names
     out = np.zeros((len(blocks), 6), np.float32)
     first = False
     for i, text in enumerate(blocks):
@@ -122,9 +123,8 @@ def columns(blocks: list[str], page: str) -> np.ndarray:
         if prices and len(ws) <= 12:
             found = {_amount(m) for m in _NUMBER.findall(text)}
             out[i, 3] = float(bool(found & prices))
-        if names and len(ws) <= 20:
-            out[i, 4] = max((len(n & s) / len(n) for n in names if n & s), default=0.0) \
-                if sum(w in set().union(*names) for w in ws) / len(ws) >= 0.8 else 0.0
+        if names and len(ws) <= 20 and sum(w in known for w in ws) / len(ws) >= 0.8:
+            out[i, 4] = max((len(n & s) / len(n) for n in names if n & s), default=0.0)
         out[i, 5] = float(bool(d["item"]))
     return out
 
