@@ -51,9 +51,13 @@ def victor_main(*args, cwd: Path, command: str | None = None) -> subprocess.Comp
                     sys.argv = [f"{command}.py", *argv]
                     status = script(command)
             except SystemExit as e:  # argparse's usage errors, --help, --version
-                status = e.code if isinstance(e.code, int) else (e.code is not None)
-                if e.code is not None and not isinstance(e.code, int):
+                # As the interpreter exits: None is 0, a number itself, and
+                # anything else is printed and exits 1.
+                if e.code is None or isinstance(e.code, int):
+                    status = e.code or 0
+                else:
                     print(e.code, file=sys.stderr)
+                    status = 1
     finally:
         sys.argv = saved_argv
         os.chdir(here)
