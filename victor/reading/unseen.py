@@ -109,25 +109,53 @@ def unseen_blocks(blocks: Sequence[Block], hiding: Hiding) -> tuple[int, ...]:
     script shows (its own classes, its own rules), and only the rest
     counts."""
     found, styled = [], []
+    # A block's containers are its innermost container's ancestors, so what
+    # they say is found once an element, from its parent's answer: the
+    # blocks of a page share most of their containers.
+    said: dict[int, tuple[int, bool]] = {}
     for i, b in enumerate(blocks):
-        code = False
-        for c in b.containers:
-            cls = c.attrs.get("class")
-            if cls:
-                names = cls.split()
-                if not SCREEN_READER_ONLY.isdisjoint(names):
-                    found.append(i)
-                    break
-                if hiding.hidden and hiding.hides(names):
-                    styled.append(i)
-                    break
-            code = code or c.tag in _CODE
-        else:
-            if not code and is_data(b.text):
-                found.append(i)
+        kind, code = _containers_say(b.containers, hiding, said)
+        if kind == _READER:
+            found.append(i)
+        elif kind == _STYLED:
+            styled.append(i)
+        elif not code and is_data(b.text):
+            found.append(i)
     if styled and 2 * sum(len(blocks[i].text) for i in styled) < sum(len(b.text) for b in blocks):
         found.extend(styled)
     return tuple(sorted(found))
+
+
+_SHOWN, _READER, _STYLED = 0, 1, 2
+
+
+def _containers_say(containers: Sequence, hiding: Hiding,
+                    said: dict[int, tuple[int, bool]]) -> tuple[int, bool]:
+    """Whether the outermost container that says so keeps its text for
+    screen readers (_READER) or is hidden by the style sheet (_STYLED),
+    else _SHOWN; and whether a container up to there is code. `said`
+    holds each element's answer for its chain, by the element's id."""
+    if not containers:
+        return _SHOWN, False
+    answer = said.get(id(containers[-1]))
+    if answer is not None:
+        return answer
+    depth = len(containers) - 1
+    while depth and id(containers[depth - 1]) not in said:
+        depth -= 1
+    kind, code = said[id(containers[depth - 1])] if depth else (_SHOWN, False)
+    for c in containers[depth:]:
+        if kind == _SHOWN:
+            cls = c.attrs.get("class")
+            names = cls.split() if cls else ()
+            if names and not SCREEN_READER_ONLY.isdisjoint(names):
+                kind = _READER
+            elif names and hiding.hidden and hiding.hides(names):
+                kind = _STYLED
+            else:
+                code = code or c.tag in _CODE
+        said[id(c)] = kind, code
+    return kind, code
 
 
 _DATA_START = re.compile(r"\s*[\[{]\s*[\"'{\[]")
