@@ -19,6 +19,7 @@ from repo_data import CLEANEVAL, DRAGNET, ROOT, WCXB
 from victor import compiled
 from victor.batch.inputs import read_input
 from victor.config import load_config, shipped_configs
+from victor.crf import tagger
 from victor.features import context
 from victor.features.families import semantic
 from victor.reading import blocks, parser
@@ -61,6 +62,7 @@ def test_twins_replace_their_pure_functions():
     assert blocks.split_blocks is not blocks.split_blocks_py
     assert context.paths is not context.paths_py
     assert parser._from_lexbor is not parser._from_lexbor_py
+    assert tagger.summed is not tagger.summed_py
 
 
 def _key(block):

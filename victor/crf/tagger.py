@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from victor.compiled import twin
 from victor.crf.chain import forward_backward, viterbi
 from victor.crf.expansion import Expander, Layout, Memo, constant_span
 from victor.crf.modelfile import Weights
@@ -201,16 +202,7 @@ class Tagger:
                 ids.append(k if k >= 0 else table.row(terms, memo, value))
             rows[:, j] = np.array(ids, np.intp)[index]
 
-        # Label by label, each an n x columns gather summed along the
-        # columns in the order a sum over each block's row of `rows` would
-        # add them (rows is column-major, so the sum runs column after
-        # column): the same figures as a loop over the columns, in a few
-        # numpy calls instead of one a column.
-        weights = table.vectors
-        scores = np.zeros((n, len(self.weights.labels)))
-        if columns:
-            for label in range(scores.shape[1]):
-                scores[:, label] = weights[:, label][rows].sum(axis=1)
+        scores = summed(table.vectors, rows, len(self.weights.labels))
         of = self.weights.of
         for key, offset in self.expander.constant:
             weight = of(key)
@@ -241,6 +233,25 @@ class Tagger:
                 known[number] = k if k >= 0 else self.table.row(terms, memo, value)
             ids = known[at]
         return ids
+
+
+def summed(weights: np.ndarray, rows: np.ndarray, labels: int) -> np.ndarray:
+    """Each block's score for each label: the weight vectors of its row of
+    `rows` (one table row a template column) added up. Label by label, an
+    n x columns gather summed along the columns in the order a loop over
+    the columns would add them (rows is column-major, so the sum runs
+    column after column), in a few numpy calls instead of one a column;
+    the compiled twin adds them in the same order, so its scores are the
+    same to the bit."""
+    scores = np.zeros((len(rows), labels))
+    if rows.shape[1]:
+        for label in range(labels):
+            scores[:, label] = weights[:, label][rows].sum(axis=1)
+    return scores
+
+
+summed_py = summed
+summed = twin(summed_py, "_scores")
 
 
 def _is_bag(value) -> bool:
