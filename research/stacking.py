@@ -3,7 +3,8 @@ stacker over a saved draw's held-out trees' probability, with and without
 the new columns, cross-fitted over groups of web sites, then decided and
 scored as research.held_out replays. The control is the same stacker
 without the new columns, since a stacker alone recalibrates what the bars
-cut. Used by research.wordllama_stack and research.item_stack."""
+cut. Used by research.wordllama_stack, research.item_stack and
+research.sequence_stack."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -62,13 +63,19 @@ def rows_of(run: dict) -> Rows:
                 np.asarray(pos), spans, blocks_of, anns)
 
 
-def cross_fit(X: np.ndarray, rows: Rows, groups: int = 5) -> np.ndarray:
-    """Each block's stacked probability from a booster that saw none of its
-    web site's pages."""
+def site_folds(rows: Rows, groups: int = 5) -> np.ndarray:
+    """Each block's group of web sites (the same seeded deal for every
+    stacker, so that their figures compare)."""
     sites = sorted(set(rows.site))
     np.random.default_rng(0).shuffle(sites)
     fold_of = {s: i % groups for i, s in enumerate(sites)}
-    fold = np.array([fold_of[s] for s in rows.site])
+    return np.array([fold_of[s] for s in rows.site])
+
+
+def cross_fit(X: np.ndarray, rows: Rows, groups: int = 5) -> np.ndarray:
+    """Each block's stacked probability from a booster that saw none of its
+    web site's pages."""
+    fold = site_folds(rows, groups)
     out = np.zeros(len(rows.y))
     for f in range(groups):
         tr, te = fold != f, fold == f

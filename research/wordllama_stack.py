@@ -16,23 +16,29 @@ import time
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
-from research.stacking import cross_fit, rows_of, scored, shown
+from research.stacking import Rows, cross_fit, rows_of, scored, shown
 from victor.config import load_config
+
+
+def embedded(rows: Rows, dim: int) -> np.ndarray:
+    """Every block's WordLlama vector, its first `dim` dimensions, of length 1."""
+    from wordllama import WordLlama
+    import wordllama
+    wl = WordLlama.load(cache_dir=os.path.dirname(wordllama.__file__), disable_download=True,
+                        trunc_dim=dim)
+    t = time.time()
+    emb = np.vstack([wl.embed([b if b.strip() else " " for b in blocks], norm=True)
+                     for blocks in rows.blocks]).astype(np.float32)
+    print("embedded", len(rows.y), "blocks in", round(time.time() - t), "s", flush=True)
+    return emb
 
 
 def main() -> None:
     dim = int(os.environ.get("DIM", "64"))
     run = pickle.load(open(sys.argv[1], "rb"))
     config = load_config("general")
-    from wordllama import WordLlama
-    import wordllama
-    wl = WordLlama.load(cache_dir=os.path.dirname(wordllama.__file__), disable_download=True,
-                        trunc_dim=dim)
     rows = rows_of(run)
-    t = time.time()
-    emb = np.vstack([wl.embed([b if b.strip() else " " for b in blocks], norm=True)
-                     for blocks in rows.blocks]).astype(np.float32)
-    print("embedded", len(rows.y), "blocks in", round(time.time() - t), "s", flush=True)
+    emb = embedded(rows, dim)
     # page context: the page's mean embedding, and the block's neighbours' mean
     page_mean = np.zeros_like(emb); nb = np.zeros_like(emb)
     for a, b in rows.spans:
