@@ -1,8 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
 """summed (victor/crf/tagger.py) compiled: each block's weight vectors
-added up in C, block by block, with no n x columns array gathered a
-label as the pure function gathers it. The columns are added in the same order, first to
-last, so the scores are the pure function's to the bit
+added up in C, block by block, where the pure function gathers an
+n x columns array a label. The columns are added in the same order, first
+to last, so the scores are the pure function's to the bit
 (tests/test_compiled.py)."""
 
 import numpy as np
