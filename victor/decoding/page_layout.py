@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from victor.labels import OTHER
+from victor.reading.blocks import by_containers
 from victor.reading.layout import is_data_table
 
 if TYPE_CHECKING:
@@ -54,37 +55,35 @@ def layout(blocks: Sequence[Block], unseen: Sequence[int] = ()) -> Layout:
 
 def _in_containers(blocks) -> tuple[list[list[int]], list[list[int]], tuple[str, ...]]:
     """A Layout's units, lists and sections from one walk of the blocks'
-    containers. Each element's answers (the outermost code block or data
-    table, the innermost list, the readers' section it stands in) are its
-    parent's or its own, found once a page: a block costs a look-up or
-    two, not a look at each of its containers, and the three share the
-    look-ups."""
-    within: dict[Element, tuple[Element | None, Element | None, str]] = {}
+    containers (victor.reading.blocks.by_containers): each element's
+    answers (the outermost code block or data table, the innermost list,
+    the readers' section it stands in) are its parent's or its own, and
+    the three share the look-ups."""
     unit_blocks: dict[Element, list[int]] = {}
     list_blocks: dict[Element, list[int]] = {}
-    found_sections = []
-    for b in blocks:
-        path = b.containers
-        k = len(path)
-        while k and path[k - 1] not in within:  # the innermost container answered
-            k -= 1
-        unit, inner_list, section = within[path[k - 1]] if k else (None, None, "")
-        for el in path[k:]:
-            tag = el.tag
-            if unit is None and (tag == "pre" or tag == "table" and is_data_table(el)):
-                unit = el
-            if tag in _LISTS:
-                inner_list = el
-            if not section and tag in _SECTION_BOXES and el.attrs:
-                section = _section(el.attrs)
-            within[el] = (unit, inner_list, section)
+    found = by_containers(blocks, _within, (None, None, ""))
+    for b, (unit, inner_list, _) in zip(blocks, found):
         if unit is not None:
             unit_blocks.setdefault(unit, []).append(b.id)
         if inner_list is not None:
             list_blocks.setdefault(inner_list, []).append(b.id)
-        found_sections.append(section)
     return (list(unit_blocks.values()),
-            [unit for unit in list_blocks.values() if len(unit) > 1], tuple(found_sections))
+            [unit for unit in list_blocks.values() if len(unit) > 1],
+            tuple(section for _, _, section in found))
+
+
+def _within(above: tuple[Element | None, Element | None, str],
+            el: Element) -> tuple[Element | None, Element | None, str]:
+    """An element's answers from its parent's (`above`)."""
+    unit, inner_list, section = above
+    tag = el.tag
+    if unit is None and (tag == "pre" or tag == "table" and is_data_table(el)):
+        unit = el
+    if tag in _LISTS:
+        inner_list = el
+    if not section and tag in _SECTION_BOXES and el.attrs:
+        section = _section(el.attrs)
+    return unit, inner_list, section
 
 
 # Readers' sections: a box of these tags whose id or one of whose classes

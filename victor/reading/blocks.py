@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import reprlib
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from victor.compiled import twin
 from victor.reading.layout import BLOCK_LEVEL
 from victor.reading.text import collapse
 from victor.reading.parser import ASIDE, VOID, Element
+
+T = TypeVar("T")
 
 @dataclass(slots=True, eq=False)
 class Block:
@@ -147,6 +151,26 @@ def split_blocks(body: Element) -> tuple[list[Block], Counter[str]]:
         tags.update(count_tags(aside))
         tags[aside.tag] -= 1  # met already
     return blocks, tags
+
+
+def by_containers(blocks: Sequence[Block], answer: Callable[[T, Element], T], outside: T) -> list[T]:
+    """Each block's answer about its containers, outermost first: `outside`
+    for none, then `answer(the parent's answer, element)` down the chain.
+    A block's containers are its innermost container's ancestors, so each
+    element is answered once a page, from its parent's answer: a block costs
+    a look-up or two, not a look at each of its containers."""
+    within: dict[Element, T] = {}
+    found = []
+    for b in blocks:
+        path = b.containers
+        k = len(path)
+        while k and path[k - 1] not in within:  # the innermost container answered
+            k -= 1
+        got = within[path[k - 1]] if k else outside
+        for el in path[k:]:
+            got = within[el] = answer(got, el)
+        found.append(got)
+    return found
 
 
 def count_tags(root: Element | None) -> Counter[str]:

@@ -16,10 +16,9 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from victor.reading.blocks import Block
+from victor.reading.blocks import Block, by_containers
+from victor.reading.parser import Element
 
 # Classes that frameworks use for text only a screen reader reads, set
 # beside the text a reader sees (Bootstrap, WordPress, Amazon, GOV.UK...).
@@ -109,12 +108,8 @@ def unseen_blocks(blocks: Sequence[Block], hiding: Hiding) -> tuple[int, ...]:
     script shows (its own classes, its own rules), and only the rest
     counts."""
     found, styled = [], []
-    # A block's containers are its innermost container's ancestors, so what
-    # they say is found once an element, from its parent's answer: the
-    # blocks of a page share most of their containers.
-    said: dict[int, tuple[int, bool]] = {}
-    for i, b in enumerate(blocks):
-        kind, code = _containers_say(b.containers, hiding, said)
+    said = by_containers(blocks, lambda above, c: _says(above, c, hiding), (_SHOWN, False))
+    for i, (b, (kind, code)) in enumerate(zip(blocks, said)):
         if kind == _READER:
             found.append(i)
         elif kind == _STYLED:
@@ -129,33 +124,22 @@ def unseen_blocks(blocks: Sequence[Block], hiding: Hiding) -> tuple[int, ...]:
 _SHOWN, _READER, _STYLED = 0, 1, 2
 
 
-def _containers_say(containers: Sequence, hiding: Hiding,
-                    said: dict[int, tuple[int, bool]]) -> tuple[int, bool]:
-    """Whether the outermost container that says so keeps its text for
-    screen readers (_READER) or is hidden by the style sheet (_STYLED),
-    else _SHOWN; and whether a container up to there is code. `said`
-    holds each element's answer for its chain, by the element's id."""
-    if not containers:
-        return _SHOWN, False
-    answer = said.get(id(containers[-1]))
-    if answer is not None:
-        return answer
-    depth = len(containers) - 1
-    while depth and id(containers[depth - 1]) not in said:
-        depth -= 1
-    kind, code = said[id(containers[depth - 1])] if depth else (_SHOWN, False)
-    for c in containers[depth:]:
-        if kind == _SHOWN:
-            cls = c.attrs.get("class")
-            names = cls.split() if cls else ()
-            if names and not SCREEN_READER_ONLY.isdisjoint(names):
-                kind = _READER
-            elif names and hiding.hidden and hiding.hides(names):
-                kind = _STYLED
-            else:
-                code = code or c.tag in _CODE
-        said[id(c)] = kind, code
-    return kind, code
+def _says(above: tuple[int, bool], c: Element, hiding: Hiding) -> tuple[int, bool]:
+    """What the chain down to `c` says, from what the chain above it says
+    (`above`): the outermost container that keeps its text for screen
+    readers (_READER) or that the style sheet hides (_STYLED) decides,
+    else _SHOWN; and whether a container down to there is code."""
+    kind, code = above
+    if kind != _SHOWN:
+        return above
+    cls = c.attrs.get("class")
+    if cls:
+        names = cls.split()
+        if not SCREEN_READER_ONLY.isdisjoint(names):
+            return _READER, code
+        if hiding.hidden and hiding.hides(names):
+            return _STYLED, code
+    return _SHOWN, code or c.tag in _CODE
 
 
 _DATA_START = re.compile(r"\s*[\[{]\s*[\"'{\[]")
