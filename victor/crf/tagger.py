@@ -240,9 +240,10 @@ def summed(weights: np.ndarray, rows: np.ndarray, labels: int) -> np.ndarray:
     `rows` (one table row a template column) added up. Label by label, an
     n x columns gather summed along the columns in the order a loop over
     the columns would add them (rows is column-major, so the sum runs
-    column after column), in a few numpy calls instead of one a column;
-    the compiled twin adds them in the same order, so its scores are the
-    same to the bit."""
+    column after column; a page of one block has one row, which numpy
+    sums pairwise), in a few numpy calls instead of one a column; the
+    compiled twin adds them in the same order, so its scores are the same
+    to the bit."""
     scores = np.zeros((len(rows), labels))
     if rows.shape[1]:
         for label in range(labels):
