@@ -93,6 +93,30 @@ def test_each_twin_gives_what_its_pure_function_gives(page):
                     == context.paths_py(made[0], class_words, own_bits))
 
 
+@needs_compiled
+@pytest.mark.skipif(sys.platform == "win32", reason="lexbor's functions are not exported there")
+def test_the_parser_twin_reads_lexbor_itself():
+    from victor.compiled import _parser
+
+    assert _parser.READS_LEXBOR
+
+
+@needs_compiled
+@pytest.mark.parametrize("html", [
+    "<html lang><body><p class=x>Hi <b>there</b><!-- note --></p><td nowrap>cell</body>",
+    "<!DOCTYPE html><svg viewBox='0 0 1 1'><foreignObject><p>x</p></foreignObject></svg>"
+    "<math><mi>y</mi></math><use href='/a' xlink:href='/b'></use>",
+    "<template><p>t</p></template><x-Card Data-ID=7>custom</x-Card>\udc80\xe9 <a href='\xff'>",
+    "", "plain text", "<div>" * 40,
+])
+def test_the_parser_twin_builds_the_same_tree_from_odd_markup(html):
+    for depth in (None, 3):
+        tree, reference = parser._from_lexbor(html, depth), parser._from_lexbor_py(html, depth)
+        assert (tree is None) == (reference is None)
+        if tree is not None:
+            assert parser.flatten([tree])[0] == parser.flatten([reference])[0]
+
+
 def test_split_blocks_twin_splits_on_every_tag_alike():
     html = ("<html><body><div><p>One <b>two</b><br>three</p>"
             "<p>x<span class='math'>y</span>z</p><td>cell</td></div><a>link</a></body></html>")
