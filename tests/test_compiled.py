@@ -22,7 +22,7 @@ from victor.config import load_config, shipped_configs
 from victor.crf import tagger
 from victor.features import context
 from victor.features.families import semantic
-from victor.reading import blocks, parser
+from victor.reading import blocks, depth, parser
 from victor.reading.encoding import decode
 from victor.reading.page import read_page
 
@@ -66,6 +66,7 @@ def test_twins_replace_their_pure_functions():
     assert context.paths is not context.paths_py
     assert parser._from_lexbor is not parser._from_lexbor_py
     assert tagger.summed is not tagger.summed_py
+    assert depth.cuts is not depth.cuts_py
 
 
 def _key(block):
@@ -78,11 +79,13 @@ def _key(block):
 def test_each_twin_gives_what_its_pure_function_gives(page):
     data = read_input(str(page))
     text = decode(data, None)[0]
-    for depth in (None, 4):  # a limit the page passes, and one it does not
-        tree, reference = parser._from_lexbor(text, depth), parser._from_lexbor_py(text, depth)
+    for limit in (None, 4):  # a limit the page passes, and one it does not
+        tree, reference = parser._from_lexbor(text, limit), parser._from_lexbor_py(text, limit)
         assert (tree is None) == (reference is None)
         if tree is not None:
             assert parser.flatten([tree])[0] == parser.flatten([reference])[0]
+        if limit is not None:
+            assert depth.cuts(text, limit) == depth.cuts_py(text, limit)
     body = read_page(data, load_config("article")).body
     made, reference = blocks.split_blocks(body), blocks.split_blocks_py(body)
     assert [_key(b) for b in made[0]] == [_key(b) for b in reference[0]]
@@ -115,6 +118,21 @@ def test_the_parser_twin_builds_the_same_tree_from_odd_markup(html):
         assert (tree is None) == (reference is None)
         if tree is not None:
             assert parser.flatten([tree])[0] == parser.flatten([reference])[0]
+
+
+@needs_compiled
+@pytest.mark.parametrize("html", [
+    "<div><DIV><Section>x</div></div></section><p><li><br><blockquote>deep</BLOCKQUOTE>",
+    "<!-- <div><div> --><div><!--><div><!---><div></div></div></div><!-- open",
+    "<div><script type=x><div></div><div></SCRIPT ><div><style>a>b{}</style></div>",
+    "<div><textarea><div></textareas></textarea><scripts><div></scripts>",
+    "<div><\u017fcript><div></div><scr\u0131pt><div><d\u0131v><div></div></div>",
+    "<div>< div><1div><!x><?x><div/><svg><path/><div a='>'>x</div></div>",
+    "<div><div><div><div", "<div>\u3000<div\u3000class=x><div\x00><div/ >",
+])
+def test_the_depth_twin_finds_the_tags_the_regex_finds(html):
+    for limit in (1, 2, 3):
+        assert depth.cuts(html, limit) == depth.cuts_py(html, limit)
 
 
 def test_split_blocks_twin_splits_on_every_tag_alike():

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from victor.compiled import twin
+
 # Elements nested deeper than this are kept, but as empty siblings at this
 # depth, as Blink's parser does at 512. The deepest page of the training
 # data nests 38 elements; a broken page (a template that never closes its
@@ -43,9 +45,26 @@ def limit_depth(text: str, max_depth: int = MAX_DEPTH) -> str:
     tag still separates blocks. Nesting is counted from the tags alone, in
     linear time before any parser runs; pages within the limit, every page
     of the training data among them, come back unchanged."""
+    edits = cuts(text, max_depth)
+    if not edits:
+        return text
+    parts, at = [], 0
+    for i, m in enumerate(TOKEN.finditer(text)):
+        if i in edits:
+            parts.append(text[at:m.start()])
+            parts.append(m.group() + edits[i] if edits[i] else "")
+            at = m.end()
+    parts.append(text[at:])
+    return "".join(parts)
+
+
+def cuts(text: str, max_depth: int = MAX_DEPTH) -> dict[int, str]:
+    """What limit_depth changes, by the number of the TOKEN it follows: the
+    closing tag to put after a start tag that opens too deep, or "" for a
+    closing tag to drop. Empty for nearly every page."""
     stack: list[tuple[str, bool]] = []  # open elements: name, cut off
     open_count: dict[str, int] = {}
-    edits: dict[int, str] = {}  # token number: what to put after it, or "" to drop it
+    edits: dict[int, str] = {}
     for i, (_, close, name, attrs) in enumerate(TOKEN.findall(text)):
         if not name:  # a comment or raw text
             continue
@@ -69,13 +88,10 @@ def limit_depth(text: str, max_depth: int = MAX_DEPTH) -> str:
         open_count[name] = open_count.get(name, 0) + 1
         if cut:
             edits[i] = f"</{name}>"
-    if not edits:
-        return text
-    parts, at = [], 0
-    for i, m in enumerate(TOKEN.finditer(text)):
-        if i in edits:
-            parts.append(text[at:m.start()])
-            parts.append(m.group() + edits[i] if edits[i] else "")
-            at = m.end()
-    parts.append(text[at:])
-    return "".join(parts)
+    return edits
+
+
+# The tags found by a scan in C (victor/compiled/_depth.pyx) where it was
+# built; the regex above stays the reference and the fallback.
+cuts_py = cuts
+cuts = twin(cuts_py, "_depth")
