@@ -19,7 +19,7 @@ from repo_data import CLEANEVAL, DRAGNET, ROOT, WCXB
 from victor import compiled
 from victor.batch.inputs import read_input
 from victor.config import load_config, shipped_configs
-from victor.crf import tagger
+from victor.crf import tagger, weight_table
 from victor.features import context
 from victor.features.families import semantic
 from victor.reading import blocks, depth, parser
@@ -67,6 +67,7 @@ def test_twins_replace_their_pure_functions():
     assert parser._from_lexbor is not parser._from_lexbor_py
     assert tagger.summed is not tagger.summed_py
     assert depth.cuts is not depth.cuts_py
+    assert weight_table.bag_rows is not weight_table.bag_rows_py
 
 
 def _key(block):

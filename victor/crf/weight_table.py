@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from victor.compiled import twin
 from victor.crf.expansion import Memo
 from victor.crf.modelfile import Weights
 
@@ -52,40 +53,57 @@ class WeightTable:
 
     def bags(self, column, memo: Memo, bags: list[str]) -> list[int]:
         """The rows of bags (class words) new to the table: each the sum of
-        its items' rows (kept too, as pages share items more than bags),
-        added in the bag's order as a plain sum over its attributes would;
-        0 for a bag of no known item. Summed all at once: one by one, a
-        page's new bags cost more than the rest of its tagging."""
-        index = self.index
-        # Each item's row by the item alone (a column's own dict): looked up
-        # in C over all the page's items, the items new to it added first.
+        its items' rows (kept too, as pages share items more than bags);
+        0 for a bag of no known item. All of a page's at once: one by one,
+        a page's new bags cost more than the rest of its tagging."""
+        # Each item's row by the item alone (a column's own dict), the
+        # items new to it added first.
         rows_of = self.items.setdefault(column, {})
         split = [bag.split() for bag in bags]
-        items = [item for parts in split for item in parts]
-        for item in set(items).difference(rows_of):
+        for item in {item for parts in split for item in parts}.difference(rows_of):
             rows_of[item] = self.row(column, memo, item)
-        numbers = np.fromiter(map(rows_of.__getitem__, items), np.intp, len(items))
-        owner = np.repeat(np.arange(len(bags)), [len(parts) for parts in split])
-        known = numbers != 0
-        owner = owner[known]
-        sums = np.zeros((len(bags), self.width))
-        np.add.at(sums, owner, self.vectors[numbers[known]])  # in order, item by item
-        has = np.zeros(len(bags), bool)
-        has[owner] = True
-        self._room(self.size + int(has.sum()))
-        out = []
-        for b, bag in enumerate(bags):
-            number = 0
-            if has[b]:
-                number = self.size
-                self.size += 1
-                self.vectors[number] = sums[b]
+        self._room(self.size + len(bags))
+        numbers, self.size = bag_rows(split, rows_of, self.vectors, self.size)
+        index = self.index
+        for bag, number in zip(bags, numbers):
             index[column, bag] = number
-            out.append(number)
-        return out
+        return numbers
 
     def _room(self, rows: int) -> None:
         while rows > len(self.vectors):
             grown = np.zeros((2 * len(self.vectors), self.width), order="F")
             grown[:len(self.vectors)] = self.vectors
             self.vectors = grown
+
+
+def bag_rows(split: list[list[str]], rows_of: dict[str, int], vectors: np.ndarray,
+             size: int) -> tuple[list[int], int]:
+    """Each bag's row in `vectors`, written from row `size` on: the sum of
+    its items' rows (`rows_of`), added in the bag's order as a plain sum
+    over its attributes would; 0 for a bag of no known item. And the
+    table's size after them. `vectors` has room for a row a bag. The sums
+    are made for all bags at once, with numpy's calls a page, not a bag."""
+    items = [item for parts in split for item in parts]
+    numbers = np.fromiter(map(rows_of.__getitem__, items), np.intp, len(items))
+    owner = np.repeat(np.arange(len(split)), [len(parts) for parts in split])
+    known = numbers != 0
+    owner = owner[known]
+    sums = np.zeros((len(split), vectors.shape[1]))
+    np.add.at(sums, owner, vectors[numbers[known]])  # in order, item by item
+    has = np.zeros(len(split), bool)
+    has[owner] = True
+    out = []
+    for b in range(len(split)):
+        if has[b]:
+            vectors[size] = sums[b]
+            out.append(size)
+            size += 1
+        else:
+            out.append(0)
+    return out, size
+
+
+# The sums in C (victor/compiled/_table.pyx) where it was built; the
+# function above stays the reference and the fallback.
+bag_rows_py = bag_rows
+bag_rows = twin(bag_rows_py, "_table")
