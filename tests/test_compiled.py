@@ -7,17 +7,20 @@ The sample here keeps the suite short; `python3 tests/compiled_support.py
 from __future__ import annotations
 
 import os
+import pickle
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from compiled_support import first_difference, fingerprints_in_process
 from front_door_support import victor_command
 from repo_data import CLEANEVAL, DRAGNET, ROOT, WCXB
 
-from victor import compiled
+from victor import boosters, compiled, second_pass
 from victor.batch.inputs import read_input
+from victor.cleaner import Cleaner
 from victor.config import load_config, shipped_configs
 from victor.crf import tagger, weight_table
 from victor.features import context
@@ -68,6 +71,7 @@ def test_twins_replace_their_pure_functions():
     assert tagger.summed is not tagger.summed_py
     assert depth.cuts is not depth.cuts_py
     assert weight_table.bag_rows is not weight_table.bag_rows_py
+    assert boosters.predict is not boosters.predict_py
 
 
 def _key(block):
@@ -159,3 +163,154 @@ def both_paths() -> tuple[dict[str, list[dict]], dict[str, list[dict]]]:
 def test_both_paths_clean_the_sample_alike(config, both_paths):
     made, reference = both_paths
     assert first_difference(SAMPLE, made[config], reference[config]) is None
+
+
+# The second pass's trees: the compiled walk against LightGBM's own C.
+
+@pytest.fixture(scope="module")
+def trees_and_rows():
+    """The general model's second-pass boosters and the rows they read on
+    the sample's pages (with the page type's columns for those that read
+    it), and the prediction options the config gives them."""
+    cleaner = Cleaner("general")
+    second = cleaner.second_pass
+    plain, typed = [], []
+    for page in SAMPLE[::3]:
+        r = cleaner.clean(read_input(str(page)))
+        if not r.labels:
+            continue
+        x = second_pass.matrix(r.columns, r.page.blocks, r.marginals, r.labels, second.first)
+        plain.append(x)
+        typed.append(second_pass.with_types(x, r.page_type))
+    return ([(b, plain) for b in second.boosters] + [(b, typed) for b in second.typed],
+            second.predict_options())
+
+
+def _same(booster, x, **options) -> None:
+    made = boosters.predict(booster, x, options)
+    reference = boosters.predict_py(booster, x, options)
+    assert made.shape == reference.shape and made.dtype == reference.dtype
+    assert np.array_equal(made, reference, equal_nan=True)
+
+
+@needs_compiled
+def test_the_trees_twin_gives_lightgbms_probabilities_on_real_pages(trees_and_rows):
+    pairs, options = trees_and_rows
+    for booster, pages in pairs:
+        assert booster.forest is not None  # the shipped trees are walked here
+        for x in pages:
+            _same(booster, x, **options)
+            _same(booster, x, num_threads=1)  # every tree, no early stopping
+            _same(booster, x[:1], **options)  # a page of one block
+            _same(booster, x.astype(np.float32), **options)
+
+
+# A value and its neighbours either side: where a split's `<=` turns.
+def _around(v: float) -> list[float]:
+    return [np.nextafter(v, -np.inf), v, np.nextafter(v, np.inf)]
+
+
+ZERO = float(np.float32(1e-35))  # LightGBM's kZeroThreshold
+EDGES = [np.nan, 0.0, -0.0, np.inf, -np.inf, 1e-36, -1e-36, *_around(ZERO), *_around(-ZERO)]
+
+
+def _edge_rows(forest, base: np.ndarray, seed: int = 0) -> np.ndarray:
+    """Rows of `base` with one feature of a split set to the split's
+    threshold or a neighbour of it, to a value near zero or missing; and
+    rows with many features so set at once."""
+    rows = []
+    for f, t in zip(forest.feature[:forest.leaves[-1]], forest.threshold[:forest.leaves[-1]]):
+        for v in _around(t) + EDGES:
+            row = base[len(rows) % len(base)].copy()
+            row[f] = v
+            rows.append(row)
+    rng = np.random.default_rng(seed)
+    for _ in range(200):
+        row = base[rng.integers(len(base))].copy()
+        at = rng.random(len(row)) < 0.3
+        row[at] = rng.choice(EDGES, at.sum())
+        rows.append(row)
+    return np.array(rows)
+
+
+@needs_compiled
+def test_the_trees_twin_reads_thresholds_zeros_and_missing_values_as_lightgbm(trees_and_rows):
+    pairs, options = trees_and_rows
+    for booster, pages in pairs[::2]:
+        x = _edge_rows(booster.forest, np.vstack(pages))
+        _same(booster, x, **options)
+        _same(booster, x, num_threads=1)
+
+
+def _trained(lightgbm, params: dict, x: np.ndarray, y: np.ndarray, **dataset) -> boosters.Booster:
+    model = lightgbm.train({"verbose": -1, "num_threads": 1, "min_data_in_leaf": 5, **params},
+                           lightgbm.Dataset(x, y, **dataset), num_boost_round=30)
+    return boosters.Booster(model.model_to_string())
+
+
+@needs_compiled
+def test_the_trees_twin_takes_each_missing_type_as_lightgbm_and_leaves_the_rest_to_it():
+    lightgbm = pytest.importorskip("lightgbm")
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(600, 4))
+    x[rng.random(600) < 0.3, 0] = np.nan
+    x[rng.random(600) < 0.3, 1] = 0.0
+    y = ((np.nan_to_num(x[:, 0], nan=1.0) + (x[:, 1] == 0) + x[:, 2]) > 0.5).astype(float)
+    walked = {"NaN": _trained(lightgbm, {"objective": "binary"}, x, y),
+              "Zero": _trained(lightgbm, {"objective": "binary", "zero_as_missing": True}, x, y),
+              "one leaf": _trained(lightgbm, {"objective": "binary", "min_data_in_leaf": 400},
+                                   x, y)}
+    missing = {name: set((b.forest.decision.astype(int) >> 2) & 3) for name, b in walked.items()}
+    assert 2 in missing["NaN"] and 1 in missing["Zero"]
+    assert (walked["one leaf"].forest.leaves == walked["one leaf"].forest.root).any()
+    left_to_lightgbm = [
+        _trained(lightgbm, {"objective": "binary"}, np.abs(np.round(x * 3)), y,
+                 categorical_feature=[2]),
+        _trained(lightgbm, {"objective": "multiclass", "num_class": 3}, x, (x[:, 2] > 0) + y),
+        _trained(lightgbm, {"objective": "cross_entropy"}, x, y),
+        _trained(lightgbm, {"objective": "binary", "boosting": "rf", "bagging_freq": 1,
+                            "bagging_fraction": 0.5}, x, y),
+    ]
+    assert all(b.forest is None for b in left_to_lightgbm)
+    rows = np.vstack([x, _edge_rows(walked["NaN"].forest, x),
+                      _edge_rows(walked["Zero"].forest, x)])
+    for booster in [*walked.values(), *left_to_lightgbm]:
+        _same(booster, rows, num_threads=1)
+        _same(booster, rows, pred_early_stop=True, pred_early_stop_freq=3,
+              pred_early_stop_margin=1.0)
+    # Parameters the walk does not read exactly as LightGBM: LightGBM's.
+    _same(walked["NaN"], rows, pred_early_stop=True, pred_early_stop_margin=0.3)
+    _same(walked["NaN"], rows, predict_disable_shape_check=True)
+    with pytest.raises(boosters.BoosterError):
+        boosters.predict(walked["NaN"], rows[:, :3], {})
+
+
+@needs_compiled
+def test_the_trees_twin_reads_the_splits_and_leaves_lightgbm_loaded(trees_and_rows):
+    lightgbm = pytest.importorskip("lightgbm")
+    pairs, _ = trees_and_rows
+    for booster, _ in pairs:
+        forest = booster.forest
+        dumped = lightgbm.Booster(model_str=booster.text()).dump_model()["tree_info"]
+        assert len(dumped) == len(forest.root)
+        for t, tree in enumerate(dumped):
+            level = [tree["tree_structure"]]
+            while level:
+                node = level.pop()
+                if "leaf_value" in node:
+                    at = forest.leaves[t] + node.get("leaf_index", 0)
+                    assert forest.value[at] == node["leaf_value"]
+                else:
+                    at = forest.root[t] + node["split_index"]
+                    assert forest.threshold[at] == node["threshold"]
+                    assert forest.feature[at] == node["split_feature"]
+                    level += [node["left_child"], node["right_child"]]
+
+
+@needs_compiled
+def test_a_walked_booster_pickles_with_its_trees(trees_and_rows):
+    pairs, options = trees_and_rows
+    booster, pages = pairs[0]
+    copy = pickle.loads(pickle.dumps(booster))
+    assert copy.forest is not None
+    assert np.array_equal(copy.predict(pages[0], **options), booster.predict(pages[0], **options))
