@@ -4,6 +4,8 @@ pages (victor/crf/tagger.py starts it afresh when it is full)."""
 
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 
 from victor.compiled import twin
@@ -83,9 +85,9 @@ def bag_rows(split: list[list[str]], rows_of: dict[str, int], vectors: np.ndarra
     over its attributes would; 0 for a bag of no known item. And the
     table's size after them. `vectors` has room for a row a bag. The sums
     are made for all bags at once, with numpy's calls a page, not a bag."""
-    items = [item for parts in split for item in parts]
-    numbers = np.fromiter(map(rows_of.__getitem__, items), np.intp, len(items))
-    owner = np.repeat(np.arange(len(split)), [len(parts) for parts in split])
+    sizes = [len(parts) for parts in split]
+    numbers = np.fromiter(map(rows_of.__getitem__, chain.from_iterable(split)), np.intp, sum(sizes))
+    owner = np.repeat(np.arange(len(split)), sizes)
     known = numbers != 0
     owner = owner[known]
     sums = np.zeros((len(split), vectors.shape[1]))
