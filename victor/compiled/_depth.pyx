@@ -12,7 +12,7 @@ tests/test_compiled.py holds the two to the same edits."""
 
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_KIND, PyUnicode_READ, Py_UNICODE_ISSPACE
 
-from victor.reading.depth import _FLAT, RAW_TEXT, TOKEN
+from victor.reading.depth import _FLAT, MAX_DEPTH, RAW_TEXT, TOKEN
 
 ctypedef unsigned long long code_t
 
@@ -23,7 +23,6 @@ cdef enum:
     LONGEST = 8
 cdef code_t FLAT_CODES[64]
 cdef code_t RAW_CODES[16]
-cdef Py_ssize_t FLATS = 0, RAWS = 0
 
 
 cdef code_t _code_of(str name):
@@ -33,12 +32,21 @@ cdef code_t _code_of(str name):
     return v
 
 
-for _name in sorted(_FLAT):
-    FLAT_CODES[FLATS] = _code_of(_name)
-    FLATS += 1
-for _name in RAW_TEXT.split("|"):
-    RAW_CODES[RAWS] = _code_of(_name)
-    RAWS += 1
+cdef Py_ssize_t _fill(code_t *codes, Py_ssize_t room, names) except -1:
+    """`names`' codes into `codes`; a name that does not fit is an error
+    here, at import, not a wrong answer later."""
+    cdef Py_ssize_t count = 0
+    for name in names:
+        if count == room or len(name) > LONGEST or not name.isascii():
+            raise ValueError(f"victor.compiled._depth holds {room} names of {LONGEST} ASCII "
+                             f"letters at most, not {name!r}")
+        codes[count] = _code_of(name)
+        count += 1
+    return count
+
+
+cdef Py_ssize_t FLATS = _fill(FLAT_CODES, 64, sorted(_FLAT))
+cdef Py_ssize_t RAWS = _fill(RAW_CODES, 16, RAW_TEXT.split("|"))
 
 
 cdef inline bint _among(code_t v, code_t *codes, Py_ssize_t count):
@@ -53,7 +61,7 @@ cdef inline bint _ends_name(Py_UCS4 c):
     return c == u"/" or c == u">" or Py_UNICODE_ISSPACE(c)
 
 
-def cuts(str text, Py_ssize_t max_depth=256):
+def cuts(str text, Py_ssize_t max_depth=MAX_DEPTH):
     cdef Py_ssize_t n = len(text)
     cdef int kind = PyUnicode_KIND(text)
     cdef void *data = PyUnicode_DATA(text)
