@@ -14,7 +14,7 @@ the same trees."""
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdint cimport uintptr_t
 
-from victor.reading.parser import Element, _from_lexbor_py
+from victor.reading.parser import Element, _from_lexbor_py, _node_name
 
 ctypedef unsigned char lxb_char_t
 ctypedef void *(*create_f)() noexcept nogil
@@ -123,10 +123,10 @@ cdef dict _attributes(void *element):
 
 
 cdef str _name(void *node):
-    """What the pure path makes of selectolax's `tag`: "-text" for text,
-    an element's name in lower case, "" for all else (comments, the
-    doctype). selectolax names text, comments, the doctype and the
-    document by their tag numbers, which only such nodes bear."""
+    """parser._node_name of what selectolax's `tag` gives the node: it
+    names text, comments, the doctype and the document by their tag
+    numbers, which only such nodes bear, an element by its qualified name,
+    anything else None."""
     cdef size_t length = 0
     cdef const lxb_char_t *data
     cdef int kind = node_type(node)
@@ -135,10 +135,7 @@ cdef str _name(void *node):
     if kind != ELEMENT:
         return ""
     data = element_name(node, &length)
-    if data == NULL:
-        return ""
-    tag = _text(data, length)
-    return tag.lower() if tag and tag[0] != "-" and tag != "!doctype" else ""
+    return _node_name(_text(data, length) if data != NULL else None)
 
 
 def _from_lexbor(str text, max_depth=None):

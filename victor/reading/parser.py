@@ -97,6 +97,13 @@ def _attributes(node) -> dict[str, str]:
     return attrs
 
 
+def _node_name(tag: str | None) -> str:
+    """What the tree calls a node selectolax names `tag`: "-text" for text,
+    an element's name in lower case, "" for what is neither (comments, the
+    doctype), which the conversion passes over."""
+    return tag if tag == "-text" else tag.lower() if tag and tag[0] != "-" and tag != "!doctype" else ""
+
+
 def _from_lexbor(text: str, max_depth: int | None = None) -> Element | None:
     """None if the tree nests deeper than `max_depth` (when given).
 
@@ -121,10 +128,7 @@ def _from_lexbor(text: str, max_depth: int | None = None) -> Element | None:
             number = node.tag_id
             name = names.get(number)
             if name is None:
-                tag = node.tag
-                name = names[number] = (
-                    tag if tag == "-text"
-                    else tag.lower() if tag and tag[0] != "-" and tag != "!doctype" else "")
+                name = names[number] = _node_name(node.tag)
             if name == "-text":
                 siblings.append(node.text_content)
             elif name:
