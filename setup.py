@@ -8,6 +8,7 @@ line (pip shows a build's output with -v; `victor --version` always says
 which path runs).
 """
 
+import multiprocessing
 import os
 import sys
 
@@ -60,9 +61,19 @@ def extensions() -> list:
     # Without debugging information (-g0, after Python's own -g): nobody steps
     # through the generated C, and writing it slows every install.
     flags = [] if sys.platform == "win32" else ["-g0"]
-    return cythonize([Extension(f"victor.compiled.{m}", [f"victor/compiled/{m}.pyx"],
-                                extra_compile_args=flags) for m in MODULES],
-                     language_level=3, quiet=True)
+    modules = [Extension(f"victor.compiled.{m}", [f"victor/compiled/{m}.pyx"],
+                         extra_compile_args=flags) for m in MODULES]
+    # Cython translates the twins side by side too, a core each, where
+    # worker processes are forked (a spawned one would run this file
+    # again), and one by one where none can be started.
+    forked = multiprocessing.get_context().get_start_method() == "fork"
+    workers = (os.cpu_count() or 1) if forked else 0
+    try:
+        return cythonize(modules, language_level=3, quiet=True, nthreads=workers)
+    except (OSError, RuntimeError):  # RuntimeError: concurrent.futures' BrokenProcessPool
+        if not workers:
+            raise
+        return cythonize(modules, language_level=3, quiet=True)
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuild})
