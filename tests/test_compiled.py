@@ -25,6 +25,8 @@ from victor.config import load_config, shipped_configs
 from victor.crf import tagger, weight_table
 from victor.features import context
 from victor.features.families import semantic
+from victor.labels import LABELS
+from victor.output import tree as kept
 from victor.reading import blocks, depth, parser
 from victor.reading.encoding import decode
 from victor.reading.page import read_page
@@ -72,6 +74,7 @@ def test_twins_replace_their_pure_functions():
     assert depth.cuts is not depth.cuts_py
     assert weight_table.bag_rows is not weight_table.bag_rows_py
     assert boosters.predict is not boosters.predict_py
+    assert kept.kept_tree is not kept.kept_tree_py
 
 
 def _key(block):
@@ -99,6 +102,13 @@ def test_each_twin_gives_what_its_pure_function_gives(page):
         for own_bits in (None, semantic.element_bits):
             assert (context.paths(made[0], class_words, own_bits)
                     == context.paths_py(made[0], class_words, own_bits))
+    # The kept tree of every label in turn, and of every block kept: the
+    # headings, runs and pictures that each mix of labels leaves.
+    for labels in ([LABELS[i % len(LABELS)] for i in range(len(made[0]))],
+                   ["p"] * len(made[0])):
+        assert (parser.flatten([kept.kept_tree(body, made[0], labels, "https://x.org/a/")])[0]
+                == parser.flatten([kept.kept_tree_py(body, made[0], labels,
+                                                     "https://x.org/a/")])[0])
 
 
 @needs_compiled

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
+from victor.compiled import twin
 from victor.labels import OTHER
 from victor.output.characters import readable
 from victor.output.elements import PLAIN, RETITLED, bare, copied, left_out
@@ -214,3 +215,7 @@ def _formula(node: Element) -> Node:
     return Element(FORMULA, dict(node.attrs), node.children) if node.tag == FORMULA else node
 
 
+# The walks compiled (victor/compiled/_tree.pyx) where they were built; the
+# function above stays the reference and the fallback.
+kept_tree_py = kept_tree
+kept_tree = twin(kept_tree_py, "_tree")
