@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import random
 import subprocess
 import sys
 
@@ -69,6 +70,7 @@ def test_the_environment_variable_selects_the_pure_path(tmp_path):
 def test_twins_replace_their_pure_functions():
     assert blocks.split_blocks is not blocks.split_blocks_py
     assert context.paths is not context.paths_py
+    assert context.class_pieces is not context.class_pieces_py
     assert parser._from_lexbor is not parser._from_lexbor_py
     assert tagger.summed is not tagger.summed_py
     assert depth.cuts is not depth.cuts_py
@@ -109,6 +111,20 @@ def test_each_twin_gives_what_its_pure_function_gives(page):
         assert (parser.flatten([kept.kept_tree(body, made[0], labels, "https://x.org/a/")])[0]
                 == parser.flatten([kept.kept_tree_py(body, made[0], labels,
                                                      "https://x.org/a/")])[0])
+
+
+@needs_compiled
+def test_the_class_words_twin_splits_as_the_pattern_does():
+    # Capitals, small letters and what parts them, with letters the
+    # pattern does not read (accented, the dotted capital I, the Kelvin
+    # sign that lower-cases to k) and the ASCII neighbours of its ranges.
+    rng = random.Random(0)
+    letters = "aAbZzY-_ 09\u00e9\u00c9\u0130\u212a[`{@"
+    for _ in range(20000):
+        names = "".join(rng.choice(letters) for _ in range(rng.randrange(14)))
+        assert context.class_pieces(names) == context.class_pieces_py(names)
+    assert context.class_pieces("ScrollSpy_container2 HTMLParser") == {
+        "scroll", "spy", "container", "html", "parser"}
 
 
 @needs_compiled

@@ -7,13 +7,59 @@ the same Paths."""
 
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 
-from victor.features.context import (
-    _CONTAINER_BITS, _NO_WORDS, _PIECE, Paths, kind)
+from victor.features.context import _CONTAINER_BITS, _NO_WORDS, Paths, kind
 from victor.features.tags import BLOCK_LEVEL
 
 
 cdef frozenset _BLOCK_LEVEL = BLOCK_LEVEL
 cdef dict _BITS = _CONTAINER_BITS
+
+
+cdef inline bint _upper(Py_UCS4 c):
+    return 65 <= c <= 90
+
+
+cdef inline bint _lower(Py_UCS4 c):
+    return 97 <= c <= 122
+
+
+cpdef frozenset class_pieces(str names):
+    """context.class_pieces: the pattern's scan written as a loop. The
+    pattern reads ASCII letters only; a run of capitals before a small
+    letter leaves its last capital to the word that letter goes on
+    ("HTMLParser": html, parser)."""
+    cdef Py_ssize_t n = len(names), i = 0, j, k
+    cdef list found = []
+    while i < n:
+        if _upper(names[i]):
+            j = i + 1
+            while j < n and _upper(names[j]):
+                j += 1
+            if j < n and _lower(names[j]):
+                if j - i >= 2:  # the capitals but the last, which starts the next word
+                    if j - 1 - i > 1:
+                        found.append(names[i:j - 1].lower())
+                    i = j - 1
+                    continue
+                k = j + 1  # one capital and its small letters
+                while k < n and _lower(names[k]):
+                    k += 1
+                found.append(names[i:k].lower())
+                i = k
+            else:
+                if j - i > 1:
+                    found.append(names[i:j].lower())
+                i = j
+        elif _lower(names[i]):
+            j = i + 1
+            while j < n and _lower(names[j]):
+                j += 1
+            if j - i > 1:
+                found.append(names[i:j].lower())
+            i = j
+        else:
+            i += 1
+    return frozenset(found)
 
 
 cdef struct Info:
@@ -82,8 +128,7 @@ def paths(blocks, bint class_words, own_bits=None):
                             names = f"{cls} {step[2]}"
                             own = split.get(names)
                             if own is None:
-                                own = split[names] = frozenset(
-                                    w.lower() for w in _PIECE.findall(names) if len(w) > 1)
+                                own = split[names] = class_pieces(names)
                             union = below[step] = words if own <= words else words | own
                         words = union
                     info.template = templates.setdefault((info.template, tag, cls),

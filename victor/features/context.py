@@ -76,6 +76,13 @@ class Paths:
     inner: list[int]
 
 
+def class_pieces(names: str) -> frozenset[str]:
+    """The words of a class and id attribute's value: split on camelCase,
+    "-", "_", spaces and digits, lower-cased, one-letter pieces dropped
+    ("ScrollSpy_container2": scroll, spy, container)."""
+    return frozenset(w.lower() for w in _PIECE.findall(names) if len(w) > 1)
+
+
 @lru_cache(maxsize=16384)
 def kind(classes: str) -> str:
     """What an element is, by its first two class names without a digit.
@@ -142,8 +149,7 @@ def paths(blocks: list[Block], class_words: bool,
                         names = f"{cls} {step[2]}"
                         own = split.get(names)
                         if own is None:
-                            own = split[names] = frozenset(
-                                w.lower() for w in _PIECE.findall(names) if len(w) > 1)
+                            own = split[names] = class_pieces(names)
                         union = below[step] = words if own <= words else words | own
                     words = union
                 template = templates.setdefault((template, tag, cls), len(templates))
@@ -274,3 +280,5 @@ class Context:
 # function above stays the reference and the fallback.
 paths_py = paths
 paths = twin(paths_py, "_paths")
+class_pieces_py = class_pieces
+class_pieces = twin(class_pieces_py, "_paths")
