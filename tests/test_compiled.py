@@ -28,7 +28,7 @@ from victor.features import context
 from victor.features.families import semantic
 from victor.labels import LABELS
 from victor.output import tree as kept
-from victor.reading import blocks, depth, parser
+from victor.reading import blocks, depth, parser, unseen
 from victor.reading.encoding import decode
 from victor.reading.page import read_page
 
@@ -77,6 +77,7 @@ def test_twins_replace_their_pure_functions():
     assert weight_table.bag_rows is not weight_table.bag_rows_py
     assert boosters.predict is not boosters.predict_py
     assert kept.kept_tree is not kept.kept_tree_py
+    assert unseen._rules is not unseen._rules_py
 
 
 def _key(block):
@@ -125,6 +126,26 @@ def test_the_class_words_twin_splits_as_the_pattern_does():
         assert context.class_pieces(names) == context.class_pieces_py(names)
     assert context.class_pieces("ScrollSpy_container2 HTMLParser") == {
         "scroll", "spy", "container", "html", "parser"}
+
+
+@needs_compiled
+@pytest.mark.parametrize("sheet", [
+    ".a{display:none}.b , .c{color:red}",
+    "@media (min-width:1px){.c{display:block}}.d{e:f}",
+    "}}{.a{b}}@supports(x){@media y{.z{display:none}}}.q{r}",
+    "{{{", "a{b", "", "\u3000.x\u3000{y}\n@font-face{src:url(x)}",
+])
+def test_the_style_sheet_twin_finds_the_rules_the_generator_finds(sheet):
+    assert unseen._rules(sheet) == list(unseen._rules_py(sheet))
+
+
+@needs_compiled
+def test_the_style_sheet_twin_reads_any_nesting_of_braces_alike():
+    rng = random.Random(0)
+    pieces = "{}@ a.b;\u3000\u00e9\n"
+    for _ in range(20000):
+        sheet = "".join(rng.choice(pieces) for _ in range(rng.randrange(16)))
+        assert unseen._rules(sheet) == list(unseen._rules_py(sheet))
 
 
 @needs_compiled

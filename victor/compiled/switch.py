@@ -13,7 +13,7 @@ F = TypeVar("F", bound=Callable)
 
 # The twins built: each module's name under victor/compiled/ (setup.py
 # compiles victor/compiled/NAME.pyx for each).
-MODULES = ("_blocks", "_depth", "_parser", "_paths", "_scores", "_table", "_tree", "_trees")
+MODULES = ("_blocks", "_depth", "_parser", "_paths", "_scores", "_table", "_tree", "_trees", "_unseen")
 
 
 def disabled() -> bool:

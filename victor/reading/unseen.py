@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from victor.compiled import twin
 from victor.reading.blocks import Block, by_containers
 from victor.reading.parser import Element
 
@@ -64,7 +65,16 @@ def hidden_classes(styles: Iterable[str]) -> Hiding:
     hiding: set[str] = set()
     shown: set[str] = set()
     for sheet in styles:
-        for selectors, body, top in _rules(_COMMENT.sub("", sheet)):
+        sheet = _COMMENT.sub("", sheet)
+        # Most rules say neither `display` nor `visibility`. In ASCII, which
+        # the case-blind patterns read as lower() does, str.find tells so
+        # at memchr's pace, where each pattern tried at every character.
+        ascii = sheet.isascii()
+        for selectors, body, top in _rules(sheet):
+            if ascii:
+                low = body.lower()
+                if "display" not in low and "visibility" not in low:
+                    continue
             if top and _HIDING.search(body):
                 for selector in selectors.split(","):
                     m = _SIMPLE.fullmatch(selector)
@@ -161,3 +171,9 @@ def is_data(text: str) -> bool:
         else:
             return isinstance(value, (dict, list)) and bool(value)
     return len(_PAIRS.findall(stripped)) >= 3 and stripped.count(" ") * 8 < len(stripped)
+
+
+# The brace scan compiled (victor/compiled/_unseen.pyx) where it was built;
+# the generator above stays the reference and the fallback.
+_rules_py = _rules
+_rules = twin(_rules_py, "_unseen")
