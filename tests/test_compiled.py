@@ -28,7 +28,7 @@ from victor.features import context
 from victor.features.families import semantic
 from victor.labels import LABELS
 from victor.output import tree as kept
-from victor.reading import blocks, depth, parser, unseen
+from victor.reading import blocks, depth, parser, preclean, unseen
 from victor.reading.encoding import decode
 from victor.reading.page import read_page
 
@@ -78,6 +78,7 @@ def test_twins_replace_their_pure_functions():
     assert boosters.predict is not boosters.predict_py
     assert kept.kept_tree is not kept.kept_tree_py
     assert unseen._rules is not unseen._rules_py
+    assert preclean._walk is not preclean._walk_py
 
 
 def _key(block):
@@ -97,6 +98,15 @@ def test_each_twin_gives_what_its_pure_function_gives(page):
             assert parser.flatten([tree])[0] == parser.flatten([reference])[0]
         if limit is not None:
             assert depth.cuts(text, limit) == depth.cuts_py(text, limit)
+    # The walk changes the tree in place: each path its own parse.
+    walked = []
+    for walk in (preclean._walk, preclean._walk_py):
+        root = parser.parse(text).root
+        declared, styles = [], []
+        found = walk(root, load_config("general").tag_delete, declared, styles)
+        flat, index = parser.flatten([root, *declared])  # metadata elements are deleted
+        walked.append((flat, [index[id(e)] for e in declared], styles, found))
+    assert walked[0] == walked[1]
     body = read_page(data, load_config("article")).body
     made, reference = blocks.split_blocks(body), blocks.split_blocks_py(body)
     assert [_key(b) for b in made[0]] == [_key(b) for b in reference[0]]
@@ -165,8 +175,8 @@ def test_the_parser_twin_reads_lexbor_itself():
     "", "plain text", "<div>" * 40,
 ])
 def test_the_parser_twin_builds_the_same_tree_from_odd_markup(html):
-    for depth in (None, 3):
-        tree, reference = parser._from_lexbor(html, depth), parser._from_lexbor_py(html, depth)
+    for limit in (None, 3):
+        tree, reference = parser._from_lexbor(html, limit), parser._from_lexbor_py(html, limit)
         assert (tree is None) == (reference is None)
         if tree is not None:
             assert parser.flatten([tree])[0] == parser.flatten([reference])[0]

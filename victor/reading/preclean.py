@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from victor.compiled import twin
 from victor.reading.metadata import ITEMTYPE, TAGS as METADATA_TAGS
 from victor.reading.parser import FORMULA, Element, Node
 
@@ -42,7 +43,7 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
     The `<head>` is dropped as a whole: its text (the title) is metadata,
     not page content. The tree is changed in place.
     """
-    url = title = base = ""
+    title = base = ""
     declared: list[Element] = []
     styles: list[str] = []
     body = next((c for c in root.children if isinstance(c, Element) and c.tag == "body"), None)
@@ -56,6 +57,16 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
             base = base or _base_of(c)
             styles.extend(_all_text(s) for s in _elements(c, "style"))
             _collect(c, declared)
+    url, titled = _walk(body, tag_delete, declared, styles)
+    return Precleaned(body, url, titled or title, declared, base, styles)
+
+
+def _walk(body: Element, tag_delete: frozenset[str], declared: list[Element],
+          styles: list[str]) -> tuple[str, str]:
+    """The body's deletions and rewrites, in place, with its metadata
+    elements and style sheets added to `declared` and `styles`; the address
+    and title CleanEval's `<text>` wrapper gives, "" where it gives none."""
+    url = title = ""
     stack = [body]
     while stack:
         el = stack.pop()
@@ -96,7 +107,7 @@ def preclean(root: Element, tag_delete: frozenset[str]) -> Precleaned:
             else:
                 runs.pop()
         el.children = kept
-    return Precleaned(body, url, title, declared, base, styles)
+    return url, title
 
 
 def _formula(el: Element) -> Element | None:
@@ -177,3 +188,9 @@ def _text_of(el: Element, tag: str) -> str:
             return " ".join("".join(c for c in e.children if isinstance(c, str)).split())
         stack.extend(c for c in e.children if isinstance(c, Element))
     return ""
+
+
+# The walk compiled (victor/compiled/_preclean.pyx) where it was built; the
+# function above stays the reference and the fallback.
+_walk_py = _walk
+_walk = twin(_walk_py, "_preclean")
