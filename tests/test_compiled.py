@@ -25,7 +25,8 @@ from victor.cleaner import Cleaner
 from victor.config import load_config, shipped_configs
 from victor.crf import tagger, weight_table
 from victor.features import context
-from victor.features.families import semantic
+from victor.features.families import candidate, semantic
+from victor.features.selection import select_features
 from victor.labels import LABELS
 from victor.output import tree as kept
 from victor.reading import blocks, depth, parser, preclean, unseen
@@ -79,6 +80,7 @@ def test_twins_replace_their_pure_functions():
     assert kept.kept_tree is not kept.kept_tree_py
     assert unseen._rules is not unseen._rules_py
     assert preclean._walk is not preclean._walk_py
+    assert candidate.compute is not candidate.compute_py
 
 
 def _key(block):
@@ -115,6 +117,14 @@ def test_each_twin_gives_what_its_pure_function_gives(page):
         for own_bits in (None, semantic.element_bits):
             assert (context.paths(made[0], class_words, own_bits)
                     == context.paths_py(made[0], class_words, own_bits))
+    page = read_page(data, load_config("general"))
+    if page.blocks:
+        config = load_config("general")
+        ctx = context.Context(page, config, tuple(select_features(config)), None)
+        made_scores, reference_scores = candidate.compute(ctx), candidate.compute_py(ctx)
+        assert made_scores["candidate.in-best"] == reference_scores["candidate.in-best"]
+        assert list(map(repr, made_scores["candidate.share"])) == list(
+            map(repr, reference_scores["candidate.share"]))
     # The kept tree of every label in turn, and of every block kept: the
     # headings, runs and pictures that each mix of labels leaves.
     for labels in ([LABELS[i % len(LABELS)] for i in range(len(made[0]))],

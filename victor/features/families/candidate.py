@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from victor.compiled import twin
 from victor.features.context import BINARY, RATIO, Context
 from victor.reading.parser import Element
 
@@ -37,7 +38,8 @@ _TAG_PRIOR = {"div": 5, "article": 5, "main": 5, "section": 3, "pre": 3, "td": 3
               "blockquote": 3, "address": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3,
               "dt": -3, "li": -3, "form": -3, "h1": -5, "h2": -5, "h3": -5, "h4": -5,
               "h5": -5, "h6": -5, "th": -5}
-_COMMAS = re.compile("[,\u060c\u3001\uff0c]")
+COMMAS = ",\u060c\u3001\uff0c"  # Latin, Arabic, ideographic and full-width
+_COMMAS = re.compile(f"[{COMMAS}]")
 _MIN_CHARS = 25
 
 
@@ -108,3 +110,9 @@ def compute(ctx: Context) -> dict[str, list]:
         elif last >= 0:
             in_best[i] = int(inside[last])
     return {"candidate.in-best": in_best, "candidate.share": share}
+
+
+# The scores compiled (victor/compiled/_candidate.pyx) where they were
+# built; the function above stays the reference and the fallback.
+compute_py = compute
+compute = twin(compute_py, "_candidate")
