@@ -70,6 +70,7 @@ def test_the_environment_variable_selects_the_pure_path(tmp_path):
 @needs_compiled
 def test_twins_replace_their_pure_functions():
     assert blocks.split_blocks is not blocks.split_blocks_py
+    assert blocks.by_containers is not blocks.by_containers_py
     assert context.paths is not context.paths_py
     assert context.class_pieces is not context.class_pieces_py
     assert parser._from_lexbor is not parser._from_lexbor_py
@@ -81,6 +82,11 @@ def test_twins_replace_their_pure_functions():
     assert unseen._rules is not unseen._rules_py
     assert preclean._walk is not preclean._walk_py
     assert candidate.compute is not candidate.compute_py
+
+
+def _chain(above: tuple[str, ...], el) -> tuple[str, ...]:
+    """An answer by_containers carries down: the tags of the chain so far."""
+    return (*above, el.tag)
 
 
 def _key(block):
@@ -113,6 +119,8 @@ def test_each_twin_gives_what_its_pure_function_gives(page):
     made, reference = blocks.split_blocks(body), blocks.split_blocks_py(body)
     assert [_key(b) for b in made[0]] == [_key(b) for b in reference[0]]
     assert made[1] == reference[1]
+    assert (blocks.by_containers(made[0], _chain, ())
+            == blocks.by_containers_py(made[0], _chain, ()))
     for class_words in (False, True):
         for own_bits in (None, semantic.element_bits):
             assert (context.paths(made[0], class_words, own_bits)

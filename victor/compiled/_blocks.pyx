@@ -1,8 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """split_blocks (victor/reading/blocks.py) compiled: the same walk, its
 counters and the child positions on the path held as C integers rather than
-Python objects and iterators. The pure function is the reference;
-tests/test_compiled.py holds the two to the same blocks."""
+Python objects and iterators. And by_containers, its loop over each
+block's containers by index rather than by slices. The pure functions are
+the reference; tests/test_compiled.py holds the two to the same blocks and
+answers."""
 
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 
@@ -130,3 +132,23 @@ def split_blocks(body):
         tags.update(count_tags(aside))
         tags[aside.tag] -= 1  # met already
     return blocks, tags
+
+
+def by_containers(blocks, answer, outside):
+    cdef dict within = {}
+    cdef list found = []
+    cdef tuple path
+    cdef Py_ssize_t k, j, n
+    for b in blocks:
+        path = tuple(b.containers)
+        n = len(path)
+        k = n
+        while k and path[k - 1] not in within:  # the innermost container answered
+            k -= 1
+        got = within[path[k - 1]] if k else outside
+        for j in range(k, n):
+            el = path[j]
+            got = answer(got, el)
+            within[el] = got
+        found.append(got)
+    return found

@@ -185,7 +185,9 @@ def count_tags(root: Element | None) -> Counter[str]:
     return counts
 
 
-# The walk compiled (victor/compiled/_blocks.pyx) where it was built; the
-# function above stays the reference and the fallback.
+# The walks compiled (victor/compiled/_blocks.pyx) where they were built;
+# the functions above stay the reference and the fallback.
 split_blocks_py = split_blocks
 split_blocks = twin(split_blocks_py, "_blocks")
+by_containers_py = by_containers
+by_containers = twin(by_containers_py, "_blocks")
