@@ -95,6 +95,11 @@ _HEADS = {
               "reputation"),
     "doc": ("return", "parameter", "example", "syntax", "function", "method", "install",
             "configur", "version", "deprecated"),
+    # A date opens with a digit, a month's name or "ago": the digits are a
+    # few hundred a page, where the pattern was tried at each of the page's
+    # a, d, f, j, m, n, o and s too.
+    "date": (*"0123456789", "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep",
+             "oct", "nov", "dec", "ago"),
 }
 
 
