@@ -21,6 +21,7 @@ from repo_data import CLEANEVAL, ROOT
 
 import victor
 from victor import decoding, output
+from victor.output import elements
 from victor.annotation import load_annotation, load_training_page
 from victor.config import load_config
 from victor.batch.inputs import read_input
@@ -78,6 +79,16 @@ def test_code_keeps_its_lines_and_indentation():
     assert "#hl-0-1" not in md
     plain = text(WCXB / "0415.anno")
     assert "\n    size_t i = 0, j = 0;\n" in plain
+
+
+@pytest.mark.parametrize("name", sorted(elements._GUTTERS))
+def test_a_box_of_line_numbers_named_as_highlighters_name_it_is_left_out(name):
+    html = (f"<div><div class='wrap {name}'>1 2 3</div>"
+            "<pre><code>x = 1\ny = 2\nz = 3</code></pre></div>")
+    page = read_page(html, load_config("general"))
+    kept = output.text(output.kept_tree(page.body, page.blocks, ["p"] * len(page.blocks)))
+    assert "x = 1\ny = 2" in kept
+    assert "1 2 3" not in kept
 
 
 def test_a_data_table_with_a_header_is_a_github_table():

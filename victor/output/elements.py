@@ -106,7 +106,9 @@ def _gutter(el: Element, in_code: bool) -> bool:
     return digits
 
 
-_GUTTER_HINT = re.compile(r"ln|line|gutter|blob-num", re.IGNORECASE)
+# What every name of _GUTTERS holds: where a class has none of these, no
+# class is one of them (the names are matched as they are written).
+_GUTTER_HINT = re.compile(r"ln|line|gutter|blob-num")
 _GUTTERS = frozenset({"lnt", "ln", "linenos", "linenodiv", "line-numbers-rows", "hljs-ln-numbers",
                       "gutter", "line-number", "line-numbers", "linenumber", "lineno",
                       "blob-num", "react-line-number", "code-line-number"})
