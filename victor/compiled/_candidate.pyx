@@ -107,8 +107,6 @@ def compute(ctx):
             score[el] = s
             if best_el < 0 or s > best:
                 best_el, best = el, s
-        if best_el < 0:
-            best = 0.0
         for el in range(count):
             up = parents[el]
             f = score[el] if scored[el] else 0.0

@@ -8,7 +8,7 @@ reference; tests/test_compiled.py holds the two to the same trees."""
 from victor.reading.metadata import ITEMTYPE, TAGS as METADATA_TAGS
 from victor.reading.preclean import _all_text, _formula, _pre_lines
 
-cdef frozenset _METADATA = frozenset(METADATA_TAGS)
+cdef frozenset _METADATA = METADATA_TAGS
 cdef str _ITEMTYPE = ITEMTYPE
 
 

@@ -11,33 +11,17 @@ from victor.labels import OTHER
 from victor.output.characters import readable
 from victor.output.elements import PLAIN, RETITLED, bare, copied, left_out
 from victor.output.pictures import unkept
-from victor.output.structures import SETTLED, keep_place, settle, unsettled
-from victor.output.tree import _CELLS, _LITERAL, _apart, _formula, _last_kept
+from victor.output.structures import keep_place, settle, unsettled
+from victor.output.tree import _CELLS, _LITERAL, _add_ancestors, _apart, _formula, _last_kept
 from victor.reading.layout import BLOCK_LEVEL
 from victor.reading.parser import Element
 
 cdef frozenset _BLOCK_LEVEL = BLOCK_LEVEL
-cdef frozenset _SETTLED = SETTLED
 cdef frozenset _PLAIN = PLAIN
 cdef frozenset _RETITLED = RETITLED
 cdef frozenset _CELL_TAGS = _CELLS
 cdef frozenset _LITERAL_TAGS = _LITERAL
 cdef str _OTHER = OTHER
-
-
-cdef bint _add_ancestors(tuple containers, set into):
-    """As the pure _add_ancestors: innermost first, stopping at one in."""
-    cdef bint found = False
-    cdef Py_ssize_t j
-    cdef object key
-    for j in range(len(containers) - 1, -1, -1):
-        c = containers[j]
-        key = id(c)
-        if key in into:
-            return found
-        into.add(key)
-        found = found or c.tag in _SETTLED
-    return found
 
 
 def kept_tree(body, blocks, labels, str base=""):

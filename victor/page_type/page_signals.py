@@ -95,9 +95,9 @@ _HEADS = {
               "reputation"),
     "doc": ("return", "parameter", "example", "syntax", "function", "method", "install",
             "configur", "version", "deprecated"),
-    # A date opens with a digit, a month's name or "ago": the digits are a
-    # few hundred a page, where the pattern was tried at each of the page's
-    # a, d, f, j, m, n, o and s too.
+    # A date opens with a digit, a month's name or "ago": a page holds far
+    # fewer of them than of the a, d, f, j, m, n, o and s at which the
+    # pattern's look-ahead let it be tried too.
     "date": (*"0123456789", "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep",
              "oct", "nov", "dec", "ago"),
 }
