@@ -163,24 +163,28 @@ class Tagger:
         # A column a block of memory. Of numpy's index type: a narrower one
         # is widened again by each label's gather below.
         rows = np.empty((n, columns), np.intp, order="F")
-        known = table.index  # looked up here first: most values were met on earlier pages
+        split: dict[str, list[str]] = {}  # the page's bags' items, for every column
         for j, (name, offset, memo) in enumerate(layout.singles):
             values, codes = numbered[name]
             column = (name, offset)
             ids = coded_rows.get(column) if name in static else None
             if ids is None:
-                found, bags = [], []
-                for p, v in enumerate(values):
-                    k = known.get((column, v), -1)
-                    if k < 0:
-                        if _is_bag(v):
-                            bags.append(p)
-                        else:
-                            k = table.row(column, memo, v)
-                    found.append(k)
-                if bags:  # summed together: a page brings many bags, most new
-                    for p, k in zip(bags, table.bags(column, memo, [values[p] for p in bags])):
-                        found[p] = k
+                # Most values were met on earlier pages: looked up all at
+                # once, the others (None) found or made one by one.
+                found = list(map(table.known(column).get, values))
+                if None in found:
+                    bags = []
+                    for p, k in enumerate(found):
+                        if k is None:
+                            v = values[p]
+                            if _is_bag(v):
+                                bags.append(p)
+                            else:
+                                found[p] = table.row(column, memo, v)
+                    if bags:  # summed together: a page brings many bags, most new
+                        new = table.bags(column, memo, [values[p] for p in bags], split)
+                        for p, k in zip(bags, new):
+                            found[p] = k
                 ids = np.array(found, np.intp)
                 if name in static:
                     coded_rows[column] = ids
@@ -195,10 +199,11 @@ class Tagger:
                 rows[:, j] = self._pair_rows(terms, memo, value_lists, page_codes, sizes)
                 continue
             combos, index = _distinct(page_codes, sizes)
+            known = table.known(terms)
             ids = []
             for combo in combos:
                 value = tuple(map(getitem, value_lists, combo))
-                k = known.get((terms, value), -1)
+                k = known.get(value, -1)
                 ids.append(k if k >= 0 else table.row(terms, memo, value))
             rows[:, j] = np.array(ids, np.intp)[index]
 
@@ -227,9 +232,10 @@ class Tagger:
         if new.any():
             numbers = np.unique(at[new])
             combos = zip(*(c.tolist() for c in np.unravel_index(numbers, sizes)))
+            met = self.table.known(terms)
             for number, combo in zip(numbers.tolist(), combos):
                 value = tuple(map(getitem, value_lists, combo))
-                k = self.table.index.get((terms, value), -1)
+                k = met.get(value, -1)
                 known[number] = k if k >= 0 else self.table.row(terms, memo, value)
             ids = known[at]
         return ids

@@ -24,8 +24,9 @@ class WeightTable:
         self.clear()
 
     def clear(self) -> None:
+        # column -> {value: row}: a dict a column, so that a page's values
+        # are looked up by map() in C, with no (column, value) key to make.
         self.index: dict = {}
-        self.items: dict = {}  # column -> {bag item: row}, beside `index`
         # Label-major in memory (Fortran order): _sum gathers one label's
         # weights for every block and column at once from a contiguous run.
         self.vectors = np.zeros((1024, self.width), order="F")
@@ -34,9 +35,17 @@ class WeightTable:
     def __len__(self) -> int:
         return self.size
 
+    def known(self, column) -> dict:
+        """The rows of the values of `column` met so far, by value."""
+        rows = self.index.get(column)
+        if rows is None:
+            rows = self.index[column] = {}
+        return rows
+
     def row(self, column, memo: Memo, value) -> int:
         """The row of a value that is no bag (`bags` sums those)."""
-        number = self.index.get((column, value))
+        known = self.known(column)
+        number = known.get(value)
         if number is None:
             keys = memo[value]
             if type(keys) is not tuple:
@@ -50,25 +59,30 @@ class WeightTable:
                 self.vectors[number] = sum(found)
             else:
                 number = 0
-            self.index[column, value] = number
+            known[value] = number
         return number
 
-    def bags(self, column, memo: Memo, bags: list[str]) -> list[int]:
+    def bags(self, column, memo: Memo, bags: list[str], split: dict[str, list[str]]) -> list[int]:
         """The rows of bags (class words) new to the table: each the sum of
         its items' rows (kept too, as pages share items more than bags);
         0 for a bag of no known item. All of a page's at once: one by one,
-        a page's new bags cost more than the rest of its tagging."""
-        # Each item's row by the item alone (a column's own dict), the
-        # items new to it added first.
-        rows_of = self.items.setdefault(column, {})
-        split = [bag.split() for bag in bags]
-        for item in {item for parts in split for item in parts}.difference(rows_of):
+        a page's new bags cost more than the rest of its tagging. `split`
+        holds the page's bags split into items, filled here, shared by the
+        columns that read one feature at several offsets."""
+        # Each item's row as a value of the column (no item holds a space,
+        # so none is taken for a bag), the items new to it added first.
+        rows_of = self.known(column)
+        parts = []
+        for bag in bags:
+            items = split.get(bag)
+            if items is None:
+                items = split[bag] = bag.split()
+            parts.append(items)
+        for item in set().union(*parts).difference(rows_of):
             rows_of[item] = self.row(column, memo, item)
         self._room(self.size + len(bags))
-        numbers, self.size = bag_rows(split, rows_of, self.vectors, self.size)
-        index = self.index
-        for bag, number in zip(bags, numbers):
-            index[column, bag] = number
+        numbers, self.size = bag_rows(parts, rows_of, self.vectors, self.size)
+        rows_of.update(zip(bags, numbers))
         return numbers
 
     def _room(self, rows: int) -> None:
