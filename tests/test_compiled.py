@@ -29,7 +29,7 @@ from victor.features.families import candidate, semantic
 from victor.features.selection import select_features
 from victor.labels import LABELS
 from victor.output import tree as kept
-from victor.reading import blocks, depth, parser, preclean, unseen
+from victor.reading import blocks, depth, parser, preclean, swallowed, unseen
 from victor.reading.encoding import decode
 from victor.reading.page import read_page
 
@@ -82,6 +82,7 @@ def test_twins_replace_their_pure_functions():
     assert unseen._rules is not unseen._rules_py
     assert preclean._walk is not preclean._walk_py
     assert candidate.compute is not candidate.compute_py
+    assert swallowed._maybe_swallowing is not swallowed._maybe_swallowing_py
 
 
 def _chain(above: tuple[str, ...], el) -> tuple[str, ...]:
@@ -106,6 +107,7 @@ def test_each_twin_gives_what_its_pure_function_gives(page):
             assert parser.flatten([tree])[0] == parser.flatten([reference])[0]
         if limit is not None:
             assert depth.cuts(text, limit) == depth.cuts_py(text, limit)
+    assert swallowed._maybe_swallowing(text) == swallowed._maybe_swallowing_py(text)
     # The walk changes the tree in place: each path its own parse.
     walked = []
     for walk in (preclean._walk, preclean._walk_py):
@@ -215,6 +217,24 @@ def test_the_depth_twin_finds_the_tags_the_regex_finds(html):
         assert depth.cuts(html, limit) == depth.cuts_py(html, limit)
 
 
+@needs_compiled
+def test_the_swallowing_twin_finds_an_open_raw_text_element_as_the_pattern_does():
+    # Tags and comments in pieces, in any case, cut anywhere, with the
+    # letters a case-blind pattern takes for ASCII ones (the long s, the
+    # dotless and the dotted I, the Kelvin sign) and what may end a name.
+    rng = random.Random(0)
+    pieces = ["<", "</", "<!--", "-->", ">", "/", " ", "\t", "\v", "x", "\u017f", "\u0131",
+              "\u0130", "\u212a", *depth.RAW_TEXT.split("|")]
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(10)))
+        text = "".join(c.upper() if rng.random() < 0.3 else c for c in text)
+        assert swallowed._maybe_swallowing(text) == swallowed._maybe_swallowing_py(text)
+    assert swallowed._maybe_swallowing("<title>BBC <p>text")
+    assert not swallowed._maybe_swallowing("<TITLE>BBC</title ><p>text")
+    assert swallowed._maybe_swallowing("<title>BBC</titlevalue> <p>text")
+
+
+@needs_compiled
 def test_split_blocks_twin_splits_on_every_tag_alike():
     html = ("<html><body><div><p>One <b>two</b><br>three</p>"
             "<p>x<span class='math'>y</span>z</p><td>cell</td></div><a>link</a></body></html>")

@@ -8,11 +8,17 @@ takes more than ASCII (a name with other letters, which the regex's
 case-blind classes may take for ASCII ones) or a raw-text element (whose
 end the regex finds by a back-reference), TOKEN itself is asked at that
 place, so the tokens are TOKEN's. The pure function is the reference;
-tests/test_compiled.py holds the two to the same edits."""
+tests/test_compiled.py holds the two to the same edits.
 
-from cpython.unicode cimport PyUnicode_DATA, PyUnicode_KIND, PyUnicode_READ, Py_UNICODE_ISSPACE
+_maybe_swallowing (victor/reading/swallowed.py) compiled too: the same
+quick look for a raw-text element left open, with each "<" found by
+PyUnicode_FindChar (memchr on most pages) and the names compared in C,
+where the pure function tries its case-blind pattern at every "<"."""
 
-from victor.reading.depth import _FLAT, MAX_DEPTH, RAW_TEXT, TOKEN
+from cpython.unicode cimport (PyUnicode_DATA, PyUnicode_FindChar, PyUnicode_KIND, PyUnicode_READ,
+                              Py_UNICODE_ISSPACE)
+
+from victor.reading.depth import _FLAT, MAX_DEPTH, NAME_ENDS, RAW_TEXT, TOKEN
 
 ctypedef unsigned long long code_t
 
@@ -164,3 +170,63 @@ def cuts(str text, Py_ssize_t max_depth=MAX_DEPTH):
         if cut:
             edits[i] = f"</{name}>"
     return edits
+
+
+cdef list RAW_NAMES = [name.encode("ascii") for name in RAW_TEXT.split("|")]
+cdef str ENDS = "".join(sorted(NAME_ENDS))
+
+
+cdef inline bint _named(int kind, void *data, Py_ssize_t q, Py_ssize_t n, bytes name):
+    """Whether the text at q starts with `name`, ASCII letters case-blind.
+    A letter outside ASCII that the pure pattern's case-blind match takes
+    for an ASCII one (the long s for "s") makes a name the pure function
+    lower-cases to no raw-text name, so it counts for none there too."""
+    cdef Py_ssize_t k, size = len(name)
+    cdef const unsigned char *want = name
+    cdef unsigned int c
+    if q + size > n:
+        return False
+    for k in range(size):
+        c = <unsigned int> PyUnicode_READ(kind, data, q + k)
+        if 65 <= c <= 90:  # A to Z
+            c += 32
+        if c != want[k]:
+            return False
+    return True
+
+
+def _maybe_swallowing(str text):
+    if text.rfind("<!--") > text.rfind("-->"):
+        return True
+    cdef Py_ssize_t n = len(text)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void *data = PyUnicode_DATA(text)
+    cdef Py_ssize_t count = len(RAW_NAMES), k, p = 0, q, end
+    cdef Py_ssize_t opened[16]
+    cdef Py_ssize_t closed[16]
+    cdef bint closing
+    if count > 16:
+        raise ValueError("victor.compiled._depth holds 16 raw-text names at most")
+    for k in range(count):
+        opened[k] = -1
+        closed[k] = -1
+    while True:
+        p = PyUnicode_FindChar(text, u"<", p, n, 1)
+        if p < 0:
+            break
+        closing = p + 1 < n and PyUnicode_READ(kind, data, p + 1) == u"/"
+        q = p + 2 if closing else p + 1
+        for k in range(count):
+            if _named(kind, data, q, n, RAW_NAMES[k]):
+                if closing:
+                    end = q + len(RAW_NAMES[k])
+                    if end < n and PyUnicode_READ(kind, data, end) in ENDS:
+                        closed[k] = p
+                else:
+                    opened[k] = p
+                break
+        p += 1
+    for k in range(count):
+        if opened[k] > closed[k]:
+            return True
+    return False

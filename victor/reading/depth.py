@@ -26,6 +26,8 @@ _FLAT = frozenset(
     "rb rt rp rtc".split())
 # Elements whose content is text up to their closing tag.
 RAW_TEXT = "script|style|textarea|title|xmp|iframe|noembed|noframes|noscript"
+# What may follow a closing tag's name for HTML5 to read the name whole.
+NAME_ENDS = frozenset(" \t\n\r\f/>")
 # One token a match, so that the scanning runs in the regex engine and Python
 # sees only the tags: a comment (to -->, or to the end of the page); a
 # raw-text element's start tag with its text, up to its own closing tag

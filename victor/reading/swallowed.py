@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from victor.reading.depth import RAW_TEXT, TOKEN
+from victor.compiled import twin
+from victor.reading.depth import NAME_ENDS, RAW_TEXT, TOKEN
 
 # An element whose content is text up to its own closing tag (or, for
 # noscript, an element the cleaning deletes whole), or a comment, that is
@@ -28,7 +29,6 @@ _RAW_OPEN = re.compile(rf"<({RAW_TEXT})(?=[\s/>])", re.I)
 # reads it: a 2008 news page closed its title with `</titlevalue="true" -->`,
 # which closes nothing, and the title took the page's 289-word article.
 _RAW_TAG = re.compile(rf"<(/?)({RAW_TEXT})", re.I)
-_NAME_ENDS = frozenset(" \t\n\r\f/>")
 # Elements closed per page at most; each closing needs a scan of the page.
 _MAX_RECOVERIES = 8
 
@@ -46,10 +46,16 @@ def _maybe_swallowing(text: str) -> bool:
     last: dict[str, int] = {}
     for m in _RAW_TAG.finditer(text):
         closing = m.group(1)
-        if closing and text[m.end():m.end() + 1] not in _NAME_ENDS:
+        if closing and text[m.end():m.end() + 1] not in NAME_ENDS:
             continue
         last[closing + m.group(2).lower()] = m.start()
     return any(last.get(name, -1) > last.get("/" + name, -1) for name in RAW_TEXT.split("|"))
+
+
+# The look in C (victor/compiled/_depth.pyx) where it was built; the
+# function above stays the reference and the fallback.
+_maybe_swallowing_py = _maybe_swallowing
+_maybe_swallowing = twin(_maybe_swallowing_py, "_depth")
 
 
 def recover_swallowed(text: str) -> tuple[str, list[str]]:
