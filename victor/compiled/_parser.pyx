@@ -101,6 +101,19 @@ cdef bint BOUND = _bind()
 READS_LEXBOR = BOUND
 
 
+cdef object _new = Element.__new__
+
+
+cdef inline object _element(str tag, dict attrs):
+    """Element(tag, attrs, []) without running the dataclass's __init__, a
+    Python frame an element: its three slots set from C."""
+    el = _new(Element)
+    el.tag = tag
+    el.attrs = attrs
+    el.children = []
+    return el
+
+
 cdef inline str _text(const lxb_char_t *data, size_t length):
     """As selectolax decodes: bytes lexbor let through undecoded become U+FFFD."""
     return PyUnicode_DecodeUTF8(<const char *> data, length, "replace")
@@ -186,7 +199,7 @@ cdef object _walk(void *document, object max_depth):
                 data = text_content(node, &length)
                 siblings.append(_text(data, length) if data != NULL else None)
             elif name:
-                el = Element(name, _attributes(node), [])
+                el = _element(name, _attributes(node))
                 siblings.append(el)
                 child = first_child(node)
                 if child != NULL:
