@@ -16,6 +16,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from victor.compiled import twin
 from victor.reading.blocks import Block, by_containers
@@ -118,7 +119,7 @@ def unseen_blocks(blocks: Sequence[Block], hiding: Hiding) -> tuple[int, ...]:
     script shows (its own classes, its own rules), and only the rest
     counts."""
     found, styled = [], []
-    said = by_containers(blocks, lambda above, c: _says(above, c, hiding), (_SHOWN, False))
+    said = by_containers(blocks, partial(_says, hiding, {}), (_SHOWN, False))
     for i, (b, (kind, code)) in enumerate(zip(blocks, said)):
         if kind == _READER:
             found.append(i)
@@ -134,22 +135,35 @@ def unseen_blocks(blocks: Sequence[Block], hiding: Hiding) -> tuple[int, ...]:
 _SHOWN, _READER, _STYLED = 0, 1, 2
 
 
-def _says(above: tuple[int, bool], c: Element, hiding: Hiding) -> tuple[int, bool]:
+def _says(hiding: Hiding, kinds: dict[str, int], above: tuple[int, bool],
+          c: Element) -> tuple[int, bool]:
     """What the chain down to `c` says, from what the chain above it says
     (`above`): the outermost container that keeps its text for screen
     readers (_READER) or that the style sheet hides (_STYLED) decides,
-    else _SHOWN; and whether a container down to there is code."""
+    else _SHOWN; and whether a container down to there is code. `kinds`
+    holds what each class attribute met on the page says: a page repeats
+    a few, and splitting one into its names was most of the cost."""
     kind, code = above
     if kind != _SHOWN:
         return above
     cls = c.attrs.get("class")
     if cls:
-        names = cls.split()
-        if not SCREEN_READER_ONLY.isdisjoint(names):
-            return _READER, code
-        if hiding.hidden and hiding.hides(names):
-            return _STYLED, code
+        kind = kinds.get(cls)
+        if kind is None:
+            kind = kinds[cls] = _class_says(hiding, cls)
+        if kind != _SHOWN:
+            return kind, code
     return _SHOWN, code or c.tag in _CODE
+
+
+def _class_says(hiding: Hiding, cls: str) -> int:
+    """What a class attribute alone says (_says)."""
+    names = cls.split()
+    if not SCREEN_READER_ONLY.isdisjoint(names):
+        return _READER
+    if hiding.hidden and hiding.hides(names):
+        return _STYLED
+    return _SHOWN
 
 
 _DATA_START = re.compile(r"\s*[\[{]\s*[\"'{\[]")
