@@ -4,17 +4,19 @@ one over the blocks and the copy of the marked elements, with their
 indices, flags and look-ups held as C integers and typed containers
 rather than Python objects. What an element gives the copy (its clean
 copy, pictures, list numbers, the settling pass) is the pure module's
-own functions, called as the pure walk calls them. The pure function is
-the reference; tests/test_compiled.py holds the two to the same trees."""
+own functions, called as the pure walk calls them, but for the look
+into an element without kept text (pictures.text_free), a loop over up
+to LOOK nodes that is compiled here too. The pure function is the
+reference; tests/test_compiled.py holds the two to the same trees."""
 
 from victor.labels import OTHER
 from victor.output.characters import readable
 from victor.output.elements import PLAIN, RETITLED, bare, copied, left_out
-from victor.output.pictures import unkept
+from victor.output.pictures import _UNSEEN, LOOK, Found, _away, pictures
 from victor.output.structures import keep_place, settle, unsettled
 from victor.output.tree import _CELLS, _LITERAL, _add_ancestors, _apart, _formula, _last_kept
 from victor.reading.layout import BLOCK_LEVEL
-from victor.reading.parser import Element
+from victor.reading.parser import FORMULA, Element
 
 cdef frozenset _BLOCK_LEVEL = BLOCK_LEVEL
 cdef frozenset _PLAIN = PLAIN
@@ -22,6 +24,8 @@ cdef frozenset _RETITLED = RETITLED
 cdef frozenset _CELL_TAGS = _CELLS
 cdef frozenset _LITERAL_TAGS = _LITERAL
 cdef str _OTHER = OTHER
+cdef frozenset _UNSEEN_TAGS = _UNSEEN
+cdef Py_ssize_t _LOOK = LOOK
 
 
 def kept_tree(body, blocks, labels, str base=""):
@@ -121,11 +125,11 @@ cdef object _copy(body, dict runs, set marked, set headers, str base):
                 shown = True
             elif child.tag in _CELL_TAGS and src.tag == "tr" and not in_layout:
                 cell = bare(child, base)
-                cell.children.extend(unkept(child, False, shown, _always,
+                cell.children.extend(_unkept(child, False, shown, _always,
                                             lambda el: bare(el, base)))
                 kids.append(cell)
             else:
-                kids.extend(unkept(child, src.tag == "figure", shown,
+                kids.extend(_unkept(child, src.tag == "figure", shown,
                                    _After(src, own, marked, i),
                                    lambda el: bare(el, base)))
         pending.reverse()
@@ -153,3 +157,62 @@ cdef class _After:
 
     def __call__(self):
         return self.i <= _last_kept(self.src, self.own, self.marked)
+
+
+cdef list _unkept(el, bint in_figure, bint shown, after, copy):
+    """pictures.unkept, with text_free's look compiled (_text_free)."""
+    nodes, found = _text_free(el)
+    if found is None:
+        return nodes
+    return pictures(el, found, in_figure, shown, after, copy) or ([] if found.captions else nodes)
+
+
+cdef tuple _text_free(el):
+    """pictures.text_free: the same look, node by node, in the same order."""
+    cdef str tag = el.tag
+    if tag == FORMULA:
+        return [el], None
+    cdef list out = []
+    cdef list stack = [el]
+    cdef list aways = [False]
+    cdef Py_ssize_t seen = 0, k
+    cdef bint away
+    cdef list children
+    found = None
+    while stack:
+        e = stack.pop()
+        away = aways.pop()
+        seen += 1
+        if isinstance(e, str):
+            if not (<str> e).isspace():
+                return [], None
+            out.append(e)
+            continue
+        if seen > _LOOK:
+            return [], None
+        tag = e.tag
+        if tag == "br" or tag == FORMULA:
+            out.append(e if tag == FORMULA else Element("br"))
+            continue
+        if tag == "img" or tag == "figcaption" or tag == "figure":
+            if found is None:
+                found = Found()
+            if tag == "img":
+                if not away:
+                    found.images.append(e)
+                continue
+            if tag == "figcaption":
+                found.captions.append(e)
+                continue
+            found.figure = True
+        elif tag in _UNSEEN_TAGS:
+            continue
+        else:
+            away = away or tag == "a" and _away(e.attrs.get("href", ""))
+        children = e.children
+        for k in range(len(children) - 1, -1, -1):
+            stack.append(children[k])
+            aways.append(away)
+    if found is not None and not found.images:
+        return ([], None) if found.captions else (out, None)
+    return out, found
