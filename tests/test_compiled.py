@@ -23,7 +23,7 @@ from victor import boosters, compiled, second_pass
 from victor.batch.inputs import read_input
 from victor.cleaner import Cleaner
 from victor.config import load_config, shipped_configs
-from victor.crf import tagger, weight_table
+from victor.crf import chain, tagger, weight_table
 from victor.features import context
 from victor.features.families import candidate, semantic
 from victor.features.selection import select_features
@@ -83,6 +83,7 @@ def test_twins_replace_their_pure_functions():
     assert preclean._walk is not preclean._walk_py
     assert candidate.compute is not candidate.compute_py
     assert swallowed._maybe_swallowing is not swallowed._maybe_swallowing_py
+    assert chain.viterbi is not chain.viterbi_py
 
 
 def _chain(above: tuple[str, ...], el) -> tuple[str, ...]:
@@ -232,6 +233,22 @@ def test_the_swallowing_twin_finds_an_open_raw_text_element_as_the_pattern_does(
     assert swallowed._maybe_swallowing("<title>BBC <p>text")
     assert not swallowed._maybe_swallowing("<TITLE>BBC</title ><p>text")
     assert swallowed._maybe_swallowing("<title>BBC</titlevalue> <p>text")
+
+
+@needs_compiled
+def test_the_viterbi_twin_finds_the_labels_the_scan_finds():
+    # Chains of every length the scan's rounds reach, of one to six labels,
+    # with scores of a few whole numbers (ties everywhere: the lower label
+    # wins) and of any value.
+    rng = np.random.default_rng(0)
+    for trial in range(3000):
+        n, labels = int(rng.integers(1, 70)), int(rng.integers(1, 7))
+        if trial % 2:
+            scores = rng.integers(-2, 3, (n, labels)).astype(float)
+            transition = rng.integers(-2, 3, (labels, labels)).astype(float)
+        else:
+            scores, transition = 5 * rng.normal(size=(n, labels)), rng.normal(size=(labels, labels))
+        assert chain.viterbi(scores, transition) == chain.viterbi_py(scores, transition)
 
 
 @needs_compiled

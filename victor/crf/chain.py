@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from victor.compiled import twin
+
 
 def viterbi(scores: np.ndarray, transition: np.ndarray) -> list[int]:
     """The best label sequence; ties go to the lower label number, as in
@@ -84,3 +86,9 @@ def forward_backward(scores: np.ndarray, transition: np.ndarray) -> np.ndarray:
     backward[:-1] = _products(steps[::-1], reverse=True)[::-1].sum(axis=2)
     joint = forward * backward
     return joint / joint.sum(axis=1, keepdims=True)
+
+
+# Viterbi compiled (victor/compiled/_chain.pyx) where it was built; the
+# function above stays the reference and the fallback.
+viterbi_py = viterbi
+viterbi = twin(viterbi_py, "_chain")
