@@ -29,7 +29,9 @@ cdef inline double _larger(double kept, double other) noexcept nogil:
 
 cdef inline void _product(const double *a, const double *b, double *out,
                           Py_ssize_t L) noexcept nogil:
-    """out = a (x) b in the max-plus algebra, the terms taken first to last."""
+    """out = a (x) b in the max-plus algebra, the terms taken first to last.
+    Inlined, and called with the constant FIVE for the shipped models'
+    labels, so that the compiler unrolls its loops there."""
     cdef Py_ssize_t i, j, k
     cdef double v
     for i in range(L):
@@ -38,19 +40,6 @@ cdef inline void _product(const double *a, const double *b, double *out,
             for k in range(1, L):
                 v = _larger(v, a[i * L + k] + b[k * L + j])
             out[i * L + j] = v
-
-
-cdef inline void _product5(const double *a, const double *b, double *out) noexcept nogil:
-    """_product of five labels (the shipped models'), whose loops the
-    compiler unrolls."""
-    cdef Py_ssize_t i, j, k
-    cdef double v
-    for i in range(FIVE):
-        for j in range(FIVE):
-            v = a[i * FIVE] + b[j]
-            for k in range(1, FIVE):
-                v = _larger(v, a[i * FIVE + k] + b[k * FIVE + j])
-            out[i * FIVE + j] = v
 
 
 def viterbi(scores, transition):
@@ -95,7 +84,7 @@ def viterbi(scores, transition):
                     a = p + (t - reach) * LL
                     b = p + t * LL
                     if L == FIVE:
-                        _product5(a, b, tmp)
+                        _product(a, b, tmp, FIVE)
                     else:
                         _product(a, b, tmp, L)
                     memcpy(b, tmp, LL * sizeof(double))

@@ -173,6 +173,8 @@ def cuts(str text, Py_ssize_t max_depth=MAX_DEPTH):
 
 
 cdef list RAW_NAMES = [name.encode("ascii") for name in RAW_TEXT.split("|")]
+if len(RAW_NAMES) > 16:  # at import, not a wrong answer later
+    raise ValueError("victor.compiled._depth holds 16 raw-text names at most")
 cdef str ENDS = "".join(sorted(NAME_ENDS))
 
 
@@ -205,8 +207,6 @@ def _maybe_swallowing(str text):
     cdef Py_ssize_t opened[16]
     cdef Py_ssize_t closed[16]
     cdef bint closing
-    if count > 16:
-        raise ValueError("victor.compiled._depth holds 16 raw-text names at most")
     for k in range(count):
         opened[k] = -1
         closed[k] = -1

@@ -12,7 +12,7 @@ reference; tests/test_compiled.py holds the two to the same trees."""
 from victor.labels import OTHER
 from victor.output.characters import readable
 from victor.output.elements import PLAIN, RETITLED, bare, copied, left_out
-from victor.output.pictures import _UNSEEN, LOOK, Found, _away, pictures
+from victor.output.pictures import _UNSEEN, LOOK, Found, _away, given
 from victor.output.structures import keep_place, settle, unsettled
 from victor.output.tree import _CELLS, _LITERAL, _add_ancestors, _apart, _formula, _last_kept
 from victor.reading.layout import BLOCK_LEVEL
@@ -162,9 +162,7 @@ cdef class _After:
 cdef list _unkept(el, bint in_figure, bint shown, after, copy):
     """pictures.unkept, with text_free's look compiled (_text_free)."""
     nodes, found = _text_free(el)
-    if found is None:
-        return nodes
-    return pictures(el, found, in_figure, shown, after, copy) or ([] if found.captions else nodes)
+    return given(el, nodes, found, in_figure, shown, after, copy)
 
 
 cdef tuple _text_free(el):

@@ -41,6 +41,13 @@ def unkept(el: Element, in_figure: bool, shown: bool, after: Callable[[], bool],
     """What `el`, which holds no kept text, gives the kept box it stands
     in (`text_free`, `pictures`)."""
     nodes, found = text_free(el)
+    return given(el, nodes, found, in_figure, shown, after, copy)
+
+
+def given(el: Element, nodes: list[Node], found: Found | None, in_figure: bool, shown: bool,
+          after: Callable[[], bool], copy: Callable[[Element], Element]) -> list[Node]:
+    """unkept's answer from text_free's look at `el` (`nodes`, `found`):
+    its own, for the kept tree's twin, which looks in C."""
     if found is None:
         return nodes
     return (pictures(el, found, in_figure, shown, after, copy)

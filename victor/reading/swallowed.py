@@ -52,12 +52,6 @@ def _maybe_swallowing(text: str) -> bool:
     return any(last.get(name, -1) > last.get("/" + name, -1) for name in RAW_TEXT.split("|"))
 
 
-# The look in C (victor/compiled/_depth.pyx) where it was built; the
-# function above stays the reference and the fallback.
-_maybe_swallowing_py = _maybe_swallowing
-_maybe_swallowing = twin(_maybe_swallowing_py, "_depth")
-
-
 def recover_swallowed(text: str) -> tuple[str, list[str]]:
     """The markup with each raw-text element or comment that runs unclosed
     to the end of the page, taking at least SWALLOWED_SHARE of it, closed
@@ -94,3 +88,8 @@ def recover_swallowed(text: str) -> tuple[str, list[str]]:
         notes.append(f"unclosed {what}")
     return text, notes
 
+
+# The quick look in C (victor/compiled/_depth.pyx) where it was built;
+# _maybe_swallowing above stays the reference and the fallback.
+_maybe_swallowing_py = _maybe_swallowing
+_maybe_swallowing = twin(_maybe_swallowing_py, "_depth")
