@@ -23,14 +23,17 @@ def _options():
     """The converter's settings: no preprocessing of its own (it would drop
     navigation and forms the labels kept), no escapes but at line starts,
     one bullet at every level, sup and sub kept as HTML, images kept inside
-    links and boxes."""
+    links and boxes. Hidden content is left at the converter's own choice
+    (dropped): what it reads as hidden (the hidden and style attributes,
+    noscript, template) clean HTML never holds, and its look for them is
+    quicker than the walk that keeps them all."""
     from html_to_markdown import ConversionOptions, PreprocessingOptions
 
     return ConversionOptions(output_format="markdown", extract_metadata=False,
                              heading_style="atx", bullets="-", strong_em_symbol="*",
                              code_block_style="backticks", escape_asterisks=False,
                              escape_underscores=False, escape_misc=False, autolinks=False,
-                             wrap=False, hidden_content="all", whitespace_mode="normalized",
+                             wrap=False, whitespace_mode="normalized",
                              newline_style="backslash", preserve_tags=["sup", "sub"],
                              keep_inline_images_in=["a", "p", "div", "span", "li", "td", "th",
                                                     "figure"],
