@@ -17,8 +17,8 @@ from setuptools.command.build_ext import build_ext
 
 # victor.compiled.MODULES names the same twins; tests/test_compiled.py
 # checks that the two lists agree.
-MODULES = ("_blocks", "_candidate", "_chain", "_depth", "_parser", "_paths", "_preclean", "_scores",
-           "_table", "_tree", "_trees", "_unseen")
+MODULES = ("_blocks", "_candidate", "_chain", "_depth", "_parser", "_paths", "_preclean",
+           "_render", "_scores", "_table", "_tree", "_trees", "_unseen")
 
 
 class OptionalBuild(build_ext):

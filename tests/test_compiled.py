@@ -28,7 +28,9 @@ from victor.features import context
 from victor.features.families import candidate, semantic
 from victor.features.selection import select_features
 from victor.labels import LABELS
+from victor.output import render
 from victor.output import tree as kept
+from victor.output.tree import Rendering
 from victor.reading import blocks, depth, parser, preclean, swallowed, unseen
 from victor.reading.encoding import decode
 from victor.reading.page import read_page
@@ -79,6 +81,7 @@ def test_twins_replace_their_pure_functions():
     assert weight_table.bag_rows is not weight_table.bag_rows_py
     assert boosters.predict is not boosters.predict_py
     assert kept.kept_tree is not kept.kept_tree_py
+    assert render.clean_html is not render.clean_html_py
     assert unseen._rules is not unseen._rules_py
     assert preclean._walk is not preclean._walk_py
     assert candidate.compute is not candidate.compute_py
@@ -137,12 +140,19 @@ def test_each_twin_gives_what_its_pure_function_gives(page):
         assert list(map(repr, made_scores["candidate.share"])) == list(
             map(repr, reference_scores["candidate.share"]))
     # The kept tree of every label in turn, and of every block kept: the
-    # headings, runs and pictures that each mix of labels leaves.
+    # headings, runs and pictures that each mix of labels leaves; and that
+    # tree as clean HTML, for the HTML and for Markdown, with and without
+    # the links, images and tables a user may leave out.
     for labels in ([LABELS[i % len(LABELS)] for i in range(len(made[0]))],
                    ["p"] * len(made[0])):
-        assert (parser.flatten([kept.kept_tree(body, made[0], labels, "https://x.org/a/")])[0]
+        tree = kept.kept_tree(body, made[0], labels, "https://x.org/a/")
+        assert (parser.flatten([tree])[0]
                 == parser.flatten([kept.kept_tree_py(body, made[0], labels,
                                                      "https://x.org/a/")])[0])
+        for options in (Rendering(), Rendering(links=False, images=False, tables=False)):
+            for for_markdown in (False, True):
+                assert (render.clean_html(tree, options, for_markdown)
+                        == render.clean_html_py(tree, options, for_markdown))
 
 
 @needs_compiled

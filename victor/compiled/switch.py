@@ -13,8 +13,8 @@ F = TypeVar("F", bound=Callable)
 
 # The twins built: each module's name under victor/compiled/ (setup.py
 # compiles victor/compiled/NAME.pyx for each).
-MODULES = ("_blocks", "_candidate", "_chain", "_depth", "_parser", "_paths", "_preclean", "_scores",
-           "_table", "_tree", "_trees", "_unseen")
+MODULES = ("_blocks", "_candidate", "_chain", "_depth", "_parser", "_paths", "_preclean",
+           "_render", "_scores", "_table", "_tree", "_trees", "_unseen")
 
 
 def disabled() -> bool:

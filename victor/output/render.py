@@ -17,10 +17,11 @@ import re
 from html import escape
 from itertools import repeat
 
-from victor.reading.layout import BLOCK_LEVEL
+from victor.compiled import twin
 from victor.output.characters import readable
 from victor.output.structures import item_numbers
 from victor.output.tree import Rendering
+from victor.reading.layout import BLOCK_LEVEL
 from victor.reading.parser import FORMULA, Element
 
 # What clean HTML leaves out as a wrapper of no meaning, keeping its text.
@@ -291,3 +292,9 @@ def html_document(tree: Element, title: str, lang: str = "",
             f"<html{lang_attr}><head><meta charset=\"utf-8\">"
             f"<title>{escape(readable(title))}</title></head>\n"
             f"<body>\n{clean_html(tree, options)}\n</body></html>\n")
+
+
+# The walk compiled (victor/compiled/_render.pyx) where it was built; the
+# function above stays the reference and the fallback.
+clean_html_py = clean_html
+clean_html = twin(clean_html_py, "_render")
