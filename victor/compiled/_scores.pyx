@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+# cython: language_level=3, boundscheck=False, wraparound=False
 """summed (victor/crf/tagger.py) compiled: each block's weight vectors
 added up in C, block by block, where the pure function gathers an
 n x columns array a label. The columns are added in the order numpy adds
@@ -7,27 +7,38 @@ are the pure function's to the bit (tests/test_compiled.py)."""
 
 import numpy as np
 
+from libc.stdint cimport uintptr_t
+
 from victor.crf.tagger import summed_py
 
 
 def summed(weights, rows, Py_ssize_t labels):
-    cdef const double[:, :] w = weights
-    cdef const Py_ssize_t[:, :] r = rows
-    cdef Py_ssize_t n = r.shape[0], columns = r.shape[1], i, j, k, label
+    if (weights.dtype != np.float64 or rows.dtype != np.intp or weights.ndim != 2
+            or rows.ndim != 2 or weights.shape[1] < labels):
+        return summed_py(weights, rows, labels)
+    cdef Py_ssize_t n = rows.shape[0], columns = rows.shape[1], i, j, k, label
     if n == 1:
         # One block's row is contiguous, and numpy sums a contiguous row
         # pairwise, not first to last: the pure function is that order.
         return summed_py(weights, rows, labels)
     out = np.zeros((n, labels))
-    cdef double[:, :] o = out
     if columns == 0:
         return out
+    # The arrays' memory read through their strides (in bytes), as
+    # numpy's own loops do: the table is label-major, the rows column-major.
+    cdef const char *w = <const char *> <uintptr_t> weights.ctypes.data
+    cdef const char *r = <const char *> <uintptr_t> rows.ctypes.data
+    cdef double *o = <double *> <uintptr_t> out.ctypes.data
+    cdef Py_ssize_t w0 = weights.strides[0], w1 = weights.strides[1]
+    cdef Py_ssize_t r0 = rows.strides[0], r1 = rows.strides[1]
+    cdef double *at
     for i in range(n):
-        k = r[i, 0]
+        at = o + i * labels
+        k = (<const Py_ssize_t *> (r + i * r0))[0]
         for label in range(labels):
-            o[i, label] = w[k, label]
+            at[label] = (<const double *> (w + k * w0 + label * w1))[0]
         for j in range(1, columns):
-            k = r[i, j]
+            k = (<const Py_ssize_t *> (r + i * r0 + j * r1))[0]
             for label in range(labels):
-                o[i, label] += w[k, label]
+                at[label] += (<const double *> (w + k * w0 + label * w1))[0]
     return out

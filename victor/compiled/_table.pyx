@@ -1,9 +1,13 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+# cython: language_level=3, boundscheck=False, wraparound=False
 """bag_rows (victor/crf/weight_table.py) compiled: each bag's items'
 weight vectors added up in C as the bag's items are read, where the pure
 function gathers them all and adds them with numpy's add.at. Both add a
 bag's items first to last from zero, so the rows are the same to the bit
 (tests/test_compiled.py)."""
+
+import numpy as np
+
+from libc.stdint cimport uintptr_t
 
 from victor.crf.weight_table import bag_rows_py
 
@@ -12,14 +16,16 @@ cdef enum:
 
 
 def bag_rows(list split, dict rows_of, vectors, Py_ssize_t size):
-    cdef double[:, :] v = vectors
-    cdef Py_ssize_t width = v.shape[1], k, r
+    if vectors.dtype != np.float64 or vectors.ndim != 2 or vectors.shape[1] > WIDEST:
+        return bag_rows_py(split, rows_of, vectors, size)
+    # The table's memory read and written through its strides (in bytes).
+    cdef char *v = <char *> <uintptr_t> vectors.ctypes.data
+    cdef Py_ssize_t width = vectors.shape[1], v0 = vectors.strides[0], v1 = vectors.strides[1]
+    cdef Py_ssize_t k, r
     cdef double total[WIDEST]
     cdef bint found
     cdef list out = []
     cdef list parts
-    if width > WIDEST:
-        return bag_rows_py(split, rows_of, vectors, size)
     for parts in split:
         for k in range(width):
             total[k] = 0.0
@@ -29,10 +35,10 @@ def bag_rows(list split, dict rows_of, vectors, Py_ssize_t size):
             if r != 0:
                 found = True
                 for k in range(width):
-                    total[k] += v[r, k]
+                    total[k] += (<double *> (v + r * v0 + k * v1))[0]
         if found:
             for k in range(width):
-                v[size, k] = total[k]
+                (<double *> (v + size * v0 + k * v1))[0] = total[k]
             out.append(size)
             size += 1
         else:

@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """predict (victor/boosters.py) compiled: a binary booster's trees walked
 here, from the flat arrays of its Forest, where LightGBM's C is called
 through ctypes, walks one row at a time and waits on each of its steps.
@@ -14,6 +14,7 @@ logistic; so the probabilities are LightGBM's to the bit
 import numpy as np
 
 from libc.math cimport exp, fabs, isnan
+from libc.stdint cimport uintptr_t
 
 from victor.boosters import predict_py, stopping
 
@@ -36,21 +37,47 @@ def predict(booster, x, parameters):
     if (plan is None or x.dtype not in (np.float32, np.float64) or x.ndim != 2
             or x.shape[0] == 0 or x.shape[1] != forest.columns):
         return predict_py(booster, x, parameters)
+    rows = np.ascontiguousarray(x, dtype=np.float64)
     out = np.empty(x.shape[0])
-    _walk(forest, np.ascontiguousarray(x, dtype=np.float64), plan[0], plan[1], out)
+    plain = np.empty((BLOCK, forest.columns))
+    # The forest's arrays as LightGBM's types, each one block of memory
+    # (as the Forest makes them, so these are the arrays themselves).
+    root = np.ascontiguousarray(forest.root, np.intp)
+    leaves = np.ascontiguousarray(forest.leaves, np.intp)
+    feature = np.ascontiguousarray(forest.feature, np.intc)
+    threshold = np.ascontiguousarray(forest.threshold, np.float64)
+    decision = np.ascontiguousarray(forest.decision, np.int8)
+    child = np.ascontiguousarray(forest.child, np.intc)
+    value = np.ascontiguousarray(forest.value, np.float64)
+    cdef const double *r = <const double *> _address(rows)
+    cdef Py_ssize_t n = rows.shape[0], columns = rows.shape[1], trees = root.shape[0]
+    cdef const Py_ssize_t *ro = <const Py_ssize_t *> _address(root)
+    cdef const Py_ssize_t *le = <const Py_ssize_t *> _address(leaves)
+    cdef const int *fe = <const int *> _address(feature)
+    cdef const double *th = <const double *> _address(threshold)
+    cdef const signed char *de = <const signed char *> _address(decision)
+    cdef const int *ch = <const int *> _address(child)
+    cdef const double *va = <const double *> _address(value)
+    cdef int every = plan[0]
+    cdef double margin = plan[1]
+    cdef double *pl = <double *> _address(plain)
+    cdef double *o = <double *> _address(out)
+    with nogil:
+        _walk(r, n, columns, ro, le, trees, fe, th, de, ch, va, every, margin, pl, o)
     return out
 
 
-cdef void _walk(forest, const double[:, ::1] rows, int every, double margin, double[::1] out):
-    cdef const Py_ssize_t[::1] root = forest.root
-    cdef const Py_ssize_t[::1] leaves = forest.leaves
-    cdef const int[::1] feature = forest.feature
-    cdef const double[::1] threshold = forest.threshold
-    cdef const signed char[::1] decision = forest.decision
-    cdef const int[::1] child = forest.child
-    cdef const double[::1] value = forest.value
-    cdef Py_ssize_t n = rows.shape[0], columns = rows.shape[1], trees = root.shape[0]
-    cdef double[:, ::1] plain = np.empty((BLOCK, columns))
+cdef inline uintptr_t _address(array):
+    return <uintptr_t> array.ctypes.data
+
+
+cdef void _walk(const double *rows, Py_ssize_t n, Py_ssize_t columns, const Py_ssize_t *root,
+                const Py_ssize_t *leaves, Py_ssize_t trees, const int *feature,
+                const double *threshold, const signed char *decision, const int *child,
+                const double *value, int every, double margin, double *plain,
+                double *out) noexcept nogil:
+    """The rows (n x columns, row after row) through the trees; `plain`
+    has room for BLOCK rows."""
     cdef Py_ssize_t first, size, live, kept, i, j, a, g, t, lanes, k, bound
     cdef Py_ssize_t active[BLOCK]
     cdef double score[BLOCK]
@@ -58,60 +85,59 @@ cdef void _walk(forest, const double[:, ::1] rows, int every, double margin, dou
     cdef const double* row[LANES]
     cdef int counter, moving, missing
     cdef double v
-    with nogil:
-        first = 0
-        while first < n:
-            size = min(<Py_ssize_t>BLOCK, n - first)
-            for i in range(size):
-                # The row LightGBM walks: a value this near zero is left out
-                # (its buffer holds zero there), and a split of missing type
-                # None reads a missing value as zero.
-                for j in range(columns):
-                    v = rows[first + i, j]
-                    plain[i, j] = 0.0 if fabs(v) <= ZERO or isnan(v) else v
-                active[i] = i
-                score[i] = 0.0
-            live = size
-            counter = 0
-            for t in range(trees):
-                bound = leaves[t]
-                a = 0
-                while a < live:
-                    lanes = min(<Py_ssize_t>LANES, live - a)
+    first = 0
+    while first < n:
+        size = min(<Py_ssize_t>BLOCK, n - first)
+        for i in range(size):
+            # The row LightGBM walks: a value this near zero is left out
+            # (its buffer holds zero there), and a split of missing type
+            # None reads a missing value as zero.
+            for j in range(columns):
+                v = rows[(first + i) * columns + j]
+                plain[i * columns + j] = 0.0 if fabs(v) <= ZERO or isnan(v) else v
+            active[i] = i
+            score[i] = 0.0
+        live = size
+        counter = 0
+        for t in range(trees):
+            bound = leaves[t]
+            a = 0
+            while a < live:
+                lanes = min(<Py_ssize_t>LANES, live - a)
+                for g in range(lanes):
+                    at[g] = root[t]
+                    row[g] = plain + active[a + g] * columns
+                moving = bound > root[t]
+                while moving:
+                    moving = 0
                     for g in range(lanes):
-                        at[g] = root[t]
-                        row[g] = &plain[active[a + g], 0]
-                    moving = bound > root[t]
-                    while moving:
-                        moving = 0
-                        for g in range(lanes):
-                            k = at[g]
-                            missing = (decision[k] >> 2) & 3
-                            if missing == 1 or missing == 2:
-                                k = child[2 * k + _side(rows[first + active[a + g], feature[k]],
-                                                        threshold[k], decision[k], missing)]
-                            else:
-                                k = child[2 * k + (row[g][feature[k]] > threshold[k])]
-                            at[g] = k
-                            moving |= k < bound
-                    for g in range(lanes):
-                        score[active[a + g]] += value[at[g]]
-                    a += lanes
-                if every:
-                    counter += 1
-                    if counter == every:
-                        counter = 0
-                        kept = 0
-                        for a in range(live):
-                            if not 2.0 * fabs(score[active[a]]) > margin:
-                                active[kept] = active[a]
-                                kept += 1
-                        live = kept
-                        if live == 0:
-                            break
-            for i in range(size):
-                out[first + i] = 1.0 / (1.0 + exp(-score[i]))
-            first += size
+                        k = at[g]
+                        missing = (decision[k] >> 2) & 3
+                        if missing == 1 or missing == 2:
+                            v = rows[(first + active[a + g]) * columns + feature[k]]
+                            k = child[2 * k + _side(v, threshold[k], decision[k], missing)]
+                        else:
+                            k = child[2 * k + (row[g][feature[k]] > threshold[k])]
+                        at[g] = k
+                        moving |= k < bound
+                for g in range(lanes):
+                    score[active[a + g]] += value[at[g]]
+                a += lanes
+            if every:
+                counter += 1
+                if counter == every:
+                    counter = 0
+                    kept = 0
+                    for a in range(live):
+                        if not 2.0 * fabs(score[active[a]]) > margin:
+                            active[kept] = active[a]
+                            kept += 1
+                    live = kept
+                    if live == 0:
+                        break
+        for i in range(size):
+            out[first + i] = 1.0 / (1.0 + exp(-score[i]))
+        first += size
 
 
 cdef inline int _side(double v, double threshold, signed char decision,
