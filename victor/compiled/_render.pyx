@@ -11,9 +11,9 @@ tests/test_compiled.py holds the two to the same HTML."""
 from html import escape
 
 from victor.output.render import (
-    _BOLD, _CAPTION, _HEADING, _INSIDE, _ITALIC, _ITEM, _LITERAL, _PRE, _SPACES, _TABLE, _TAG,
-    _UNWRAPPED, _VOID, DEFINITION, FLATTENED_IN_ITEM, TERM, _attributes, _escape, _formula,
-    _numbered_runs, _text_of)
+    _BOLD, _CAPTION, _HEADING, _INSIDE, _ITALIC, _ITEM, _LITERAL, _PRE, _SPACES, _SYNTAX, _TABLE,
+    _TAG, _UNWRAPPED, _VOID, FLATTENED_IN_ITEM, TERM, _attributes, _definition_opening, _escape,
+    _formula, _note_mark, _note_opening, _numbered_runs, _picture)
 from victor.output.tree import Rendering
 from victor.reading.layout import BLOCK_LEVEL
 from victor.reading.parser import FORMULA
@@ -30,8 +30,17 @@ cdef str _FORMULA = FORMULA
 cdef long PRE = _PRE, ITEM = _ITEM, LITERAL = _LITERAL, CAPTION = _CAPTION, HEADING = _HEADING
 
 
+# _may_be_syntax looks for the characters at which render._SYNTAX's
+# matches start: a text with none of them is one _escape returns as it
+# is, and needs no call. Checked against the pattern at import, as a
+# change to it must change the look too.
+if _SYNTAX.pattern != r"[`\[|*_~]|<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)":
+    raise ImportError("render._SYNTAX changed: _render.pyx's _may_be_syntax must follow it")
+
+
 cdef inline bint _needs_escape(str text):
-    """Whether html.escape(text, quote=False) changes the text."""
+    """Whether html.escape(text, quote=False) changes the text (it replaces
+    these three characters and no other)."""
     cdef Py_UCS4 ch
     for ch in text:
         if ch == u"&" or ch == u"<" or ch == u">":
@@ -40,7 +49,7 @@ cdef inline bint _needs_escape(str text):
 
 
 cdef inline bint _may_be_syntax(str text):
-    """Whether text holds a character render._SYNTAX starts a match at."""
+    """Whether text holds a character a match of render._SYNTAX starts at."""
     cdef Py_UCS4 ch
     for ch in text:
         if (ch == u"`" or ch == u"[" or ch == u"|" or ch == u"*" or ch == u"_" or ch == u"~"
@@ -110,14 +119,11 @@ def clean_html(tree, options=Rendering(), bint for_markdown=False):
         children = el.children
         if "note" in el.attrs:  # a footnote's mark or note (structures.settle)
             if tag == "sup":
-                mark = _text_of(el)
-                out.append(f"[^{el.attrs['note']}]" if for_markdown and "defined" in el.attrs
-                           else escape(_escape(f"[{mark}]", where), quote=False) if for_markdown
-                           else f"<sup>{escape(mark, quote=False)}</sup>")
+                out.append(_note_mark(el, where, for_markdown))
                 line_start = False
                 continue
             if for_markdown:  # a list item: `[^1]: ...`, its boxes on its line
-                out.append(f"\n<p>[^{el.attrs['note']}]: ")
+                out.append(_note_opening(el))
                 nodes.append("</p>")
                 places.append(-1)
                 line_start = False
@@ -139,7 +145,7 @@ def clean_html(tree, options=Rendering(), bint for_markdown=False):
                 continue
         if for_markdown and not where & ITEM and (tag == "dl" or tag == "dt" or tag == "dd"):
             if tag != "dl":
-                out.append("\n<p>" + ("" if tag == "dt" else DEFINITION + ": "))
+                out.append(_definition_opening(tag))
                 if tag == "dt":
                     nodes.append("</p>")
                     nodes.append(TERM)
@@ -152,13 +158,10 @@ def clean_html(tree, options=Rendering(), bint for_markdown=False):
                 where |= ITEM
             _push(nodes, places, children, where)
             continue
-        if tag == "img":  # one without an address shows nothing
-            if images and el.attrs.get("src"):
-                out.append("<img" + _attributes(el.attrs) + ">")
-                line_start = False
-            elif not images and el.attrs.get("alt"):
-                alt = el.attrs["alt"]
-                out.append(escape(_escape(alt, where) if for_markdown else alt, quote=False))
+        if tag == "img":
+            picture = _picture(el, images, where, for_markdown)
+            if picture:
+                out.append(picture)
                 line_start = False
             continue
         if not tables and tag in _TABLES:

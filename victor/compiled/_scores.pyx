@@ -13,8 +13,10 @@ from victor.crf.tagger import summed_py
 
 
 def summed(weights, rows, Py_ssize_t labels):
+    # The pure function adds the columns first to last where `rows` is
+    # column-major, as the tagger makes it; other rows and arrays go to it.
     if (weights.dtype != np.float64 or rows.dtype != np.intp or weights.ndim != 2
-            or rows.ndim != 2 or weights.shape[1] < labels):
+            or rows.ndim != 2 or weights.shape[1] < labels or not rows.flags.f_contiguous):
         return summed_py(weights, rows, labels)
     cdef Py_ssize_t n = rows.shape[0], columns = rows.shape[1], i, j, k, label
     if n == 1:

@@ -16,7 +16,8 @@ cdef enum:
 
 
 def bag_rows(list split, dict rows_of, vectors, Py_ssize_t size):
-    if vectors.dtype != np.float64 or vectors.ndim != 2 or vectors.shape[1] > WIDEST:
+    if (vectors.dtype != np.float64 or vectors.ndim != 2 or vectors.shape[1] > WIDEST
+            or not vectors.flags.writeable):
         return bag_rows_py(split, rows_of, vectors, size)
     # The table's memory read and written through its strides (in bytes).
     cdef char *v = <char *> <uintptr_t> vectors.ctypes.data

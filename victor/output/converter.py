@@ -25,8 +25,9 @@ def _options():
     one bullet at every level, sup and sub kept as HTML, images kept inside
     links and boxes. Hidden content is left at the converter's own choice
     (dropped): what it reads as hidden (the hidden and style attributes,
-    noscript, template) clean HTML never holds, and its look for them is
-    quicker than the walk that keeps them all."""
+    noscript, template) clean HTML never holds (output/elements.py keeps
+    neither attribute and writes both elements as boxes), and its look
+    for them is quicker than the walk that keeps them all."""
     from html_to_markdown import ConversionOptions, PreprocessingOptions
 
     return ConversionOptions(output_format="markdown", extract_metadata=False,

@@ -67,7 +67,9 @@ def copied(el: Element, in_layout: bool, in_code: bool, header: bool,
         tag = "h2"
     elif "-" in tag:  # a custom element: most are boxes of a component
         tag = "div"
-    elif tag in ("center", "noscript"):  # a browser with scripts on hides a noscript's content
+    elif tag in ("center", "noscript", "template"):
+        # Kept text shown as any box's: a browser with scripts on hides a
+        # noscript's content, and every browser a template's.
         tag = "div"
     if tag in ("a", "img"):
         for key in ("title", "alt"):  # shown as text, as the page's text is

@@ -96,14 +96,11 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
             continue
         if "note" in el.attrs:  # a footnote's mark or note (structures.settle)
             if tag == "sup":
-                mark = _text_of(el)
-                out.append(f"[^{el.attrs['note']}]" if for_markdown and "defined" in el.attrs
-                           else escape(_escape(f"[{mark}]", where), quote=False) if for_markdown
-                           else f"<sup>{escape(mark, quote=False)}</sup>")
+                out.append(_note_mark(el, where, for_markdown))
                 line_start = False
                 continue
             if for_markdown:  # a list item: `[^1]: ...`, its boxes on its line
-                out.append(f"\n<p>[^{el.attrs['note']}]: ")
+                out.append(_note_opening(el))
                 stack.append("</p>")
                 line_start = False
                 stack.extend(zip(reversed(el.children), repeat(where | _ITEM)))
@@ -120,19 +117,15 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
             # after `: ` (Pandoc's and PHP Markdown Extra's syntax), its
             # boxes on that line; `_definitions` sets them under the term.
             if tag != "dl":
-                out.append("\n<p>" + ("" if tag == "dt" else DEFINITION + ": "))
+                out.append(_definition_opening(tag))
                 stack.extend(("</p>", TERM) if tag == "dt" else ("</p>",))
                 line_start = tag == "dt"
                 where |= _ITEM
             stack.extend(zip(reversed(el.children), repeat(where)))
             continue
-        if tag == "img":  # one without an address shows nothing
-            if options.images and el.attrs.get("src"):
-                out.append("<img" + _attributes(el.attrs) + ">")
-                line_start = False
-            elif not options.images and el.attrs.get("alt"):  # the text a reader sees where no image is
-                alt = el.attrs["alt"]
-                out.append(escape(_escape(alt, where) if for_markdown else alt, quote=False))
+        if tag == "img":
+            if picture := _picture(el, options.images, where, for_markdown):
+                out.append(picture)
                 line_start = False
             continue
         if not options.tables and tag in _TABLE:
@@ -223,6 +216,38 @@ def _escape(text: str, where: int) -> str:
         return MARK + c
 
     return _SYNTAX.sub(mark, text)
+
+
+def _note_mark(sup: Element, where: int, for_markdown: bool) -> str:
+    """A footnote's mark: Markdown's `[^label]` where its note is kept,
+    else the mark as the page shows it."""
+    mark = _text_of(sup)
+    if for_markdown:
+        return (f"[^{sup.attrs['note']}]" if "defined" in sup.attrs
+                else escape(_escape(f"[{mark}]", where), quote=False))
+    return f"<sup>{escape(mark, quote=False)}</sup>"
+
+
+def _note_opening(item: Element) -> str:
+    """A footnote's own paragraph in Markdown, `[^label]: ` before its text."""
+    return f"\n<p>[^{item.attrs['note']}]: "
+
+
+def _definition_opening(tag: str) -> str:
+    """The paragraph a term (<dt>) or a definition (<dd>) opens in Markdown."""
+    return "\n<p>" + ("" if tag == "dt" else DEFINITION + ": ")
+
+
+def _picture(img: Element, images: bool, where: int, for_markdown: bool) -> str:
+    """What an image writes: itself where images are kept and it has an
+    address (one without shows nothing), else the text a reader sees
+    where no image is (its alt), else nothing."""
+    if images:
+        return "<img" + _attributes(img.attrs) + ">" if img.attrs.get("src") else ""
+    alt = img.attrs.get("alt")
+    if not alt:
+        return ""
+    return escape(_escape(alt, where) if for_markdown else alt, quote=False)
 
 
 def _numbered_runs(ol: Element) -> list[Element]:
