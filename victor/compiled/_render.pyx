@@ -13,7 +13,7 @@ from html import escape
 from victor.output.render import (
     _BOLD, _CAPTION, _HEADING, _INSIDE, _ITALIC, _ITEM, _LITERAL, _PRE, _SPACES, _SYNTAX, _TABLE,
     _TAG, _UNWRAPPED, _VOID, FLATTENED_IN_ITEM, TERM, _attributes, _definition_opening, _escape,
-    _formula, _note_mark, _note_opening, _numbered_runs, _picture)
+    _formula, _note_mark, _note_opening, _notes_only, _numbered_runs, _picture)
 from victor.output.tree import Rendering
 from victor.reading.layout import BLOCK_LEVEL
 from victor.reading.parser import FORMULA
@@ -72,7 +72,7 @@ def clean_html(tree, options=Rendering(), bint for_markdown=False):
     cdef long where, pre
     cdef str text, tag, attrs
     cdef list children
-    cdef bint unwrap, notes
+    cdef bint unwrap
     while nodes:
         item = nodes.pop()
         where = places.pop()
@@ -129,15 +129,9 @@ def clean_html(tree, options=Rendering(), bint for_markdown=False):
                 line_start = False
                 _push(nodes, places, children, where | ITEM)
                 continue
-        if for_markdown and (tag == "ol" or tag == "ul") and children:
-            notes = True
-            for c in children:
-                if not (isinstance(c, str) or "note" in c.attrs):
-                    notes = False
-                    break
-            if notes:
-                _push(nodes, places, children, where)  # a list of notes
-                continue
+        if for_markdown and (tag == "ol" or tag == "ul") and children and _notes_only(children):
+            _push(nodes, places, children, where)  # a list of notes
+            continue
         if for_markdown and tag == "ol":
             parts = _numbered_runs(el)
             if parts:

@@ -22,7 +22,7 @@ from victor.output.characters import readable
 from victor.output.structures import item_numbers
 from victor.output.tree import Rendering
 from victor.reading.layout import BLOCK_LEVEL
-from victor.reading.parser import FORMULA, Element
+from victor.reading.parser import FORMULA, Element, Node
 
 # What clean HTML leaves out as a wrapper of no meaning, keeping its text.
 _UNWRAPPED = frozenset({"span", "font", "label", "nobr", "ins", "body"})
@@ -105,8 +105,7 @@ def clean_html(tree: Element, options: Rendering = Rendering(), for_markdown: bo
                 line_start = False
                 stack.extend(zip(reversed(el.children), repeat(where | _ITEM)))
                 continue
-        if for_markdown and tag in ("ol", "ul") and el.children and all(
-                isinstance(c, str) or "note" in c.attrs for c in el.children):
+        if for_markdown and tag in ("ol", "ul") and el.children and _notes_only(el.children):
             stack.extend(zip(reversed(el.children), repeat(where)))  # a list of notes
             continue
         if for_markdown and tag == "ol" and (parts := _numbered_runs(el)):
@@ -226,6 +225,11 @@ def _note_mark(sup: Element, where: int, for_markdown: bool) -> str:
         return (f"[^{sup.attrs['note']}]" if "defined" in sup.attrs
                 else escape(_escape(f"[{mark}]", where), quote=False))
     return f"<sup>{escape(mark, quote=False)}</sup>"
+
+
+def _notes_only(children: list[Node]) -> bool:
+    """Whether a list's children are footnotes (and text between them)."""
+    return all(isinstance(c, str) or "note" in c.attrs for c in children)
 
 
 def _note_opening(item: Element) -> str:
