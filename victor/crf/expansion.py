@@ -16,7 +16,7 @@ models never share one behind each other's backs.
 
 from __future__ import annotations
 
-import base64
+import binascii
 import hashlib
 import itertools
 from dataclasses import dataclass, field
@@ -43,7 +43,7 @@ def compact_key(attribute: str) -> str:
     makes taking in a page much faster than with readable names. A collision among a model's attributes has a chance of about
     n² / 2⁶⁵, below one in a million for n = 10⁶."""
     digest = hashlib.blake2b(attribute.encode(), digest_size=8).digest()
-    return base64.b64encode(digest)[:11].decode("ascii")
+    return binascii.b2a_base64(digest)[:11].decode("ascii")
 
 
 def _attribute(name: str, offset: int, value: str) -> str:
@@ -83,8 +83,9 @@ def _items(value: str | None) -> list[str]:
 
 def _single(name: str, offset: int, encode: Callable[[str], str],
             absent: frozenset[str]) -> Memo:
-    return Memo(lambda value: [_attribute(name, offset, item) for item in _items(value)
-                               if item not in absent], encode)
+    prefix = _attribute(name, offset, "")
+    return Memo(lambda value: [prefix + item for item in _items(value) if item not in absent],
+                encode)
 
 
 def _combination(terms: tuple[tuple[str, int], ...], encode: Callable[[str], str]) -> Memo:

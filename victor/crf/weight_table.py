@@ -62,6 +62,41 @@ class WeightTable:
             known[value] = number
         return number
 
+    def rows(self, column, memo: Memo, values) -> list[int]:
+        """The rows of values new to `column`, none a bag, as `row` gives
+        them one by one: made all at once, as a page's new bags bring a
+        hundred new items or so, most of one attribute each, whose weight
+        vectors are copied from the model's in one numpy call."""
+        values = list(values)
+        known = self.known(column)
+        rows = self.weights.rows
+        numbers = []
+        copied = []  # the model's rows of the values of one attribute, in order
+        for value in values:
+            keys = memo[value]
+            if type(keys) is str:
+                r = rows.get(keys)
+                if r is None:
+                    number = 0
+                else:
+                    number = self.size + len(copied)
+                    copied.append(r)
+            elif keys is None:
+                number = 0
+            else:
+                number = None
+            numbers.append(number)
+            if number is not None:
+                known[value] = number
+        if copied:
+            self._room(self.size + len(copied))
+            self.vectors[self.size:self.size + len(copied)] = self.weights.state[copied]
+            self.size += len(copied)
+        for p, number in enumerate(numbers):  # values of several attributes, summed
+            if number is None:
+                numbers[p] = self.row(column, memo, values[p])
+        return numbers
+
     def bags(self, column, memo: Memo, bags: list[str], split: dict[str, list[str]]) -> list[int]:
         """The rows of bags (class words) new to the table: each the sum of
         its items' rows (kept too, as pages share items more than bags);
@@ -78,8 +113,7 @@ class WeightTable:
             if items is None:
                 items = split[bag] = bag.split()
             parts.append(items)
-        for item in set().union(*parts).difference(rows_of):
-            rows_of[item] = self.row(column, memo, item)
+        self.rows(column, memo, set().union(*parts).difference(rows_of))
         self._room(self.size + len(bags))
         numbers, self.size = bag_rows(parts, rows_of, self.vectors, self.size)
         rows_of.update(zip(bags, numbers))
