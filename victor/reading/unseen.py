@@ -153,7 +153,8 @@ def _says(hiding: Hiding, kinds: dict[str, int], above: tuple[int, bool],
             kind = kinds[cls] = _class_says(hiding, cls)
         if kind != _SHOWN:
             return kind, code
-    return _SHOWN, code or c.tag in _CODE
+    # Most elements change nothing: no new tuple.
+    return above if code or c.tag not in _CODE else (_SHOWN, True)
 
 
 def _class_says(hiding: Hiding, cls: str) -> int:
