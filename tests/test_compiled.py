@@ -19,7 +19,7 @@ from compiled_support import first_difference, fingerprints_in_process
 from front_door_support import victor_command
 from repo_data import CLEANEVAL, DRAGNET, ROOT, WCXB
 
-from victor import boosters, compiled, second_pass
+from victor import boosters, compiled, features, second_pass
 from victor.batch.inputs import read_input
 from victor.cleaner import Cleaner
 from victor.config import load_config, shipped_configs
@@ -77,6 +77,8 @@ def test_twins_replace_their_pure_functions():
     assert context.class_pieces is not context.class_pieces_py
     assert parser._from_lexbor is not parser._from_lexbor_py
     assert tagger.summed is not tagger.summed_py
+    assert tagger.static_rows is not tagger.static_rows_py
+    assert tagger.combined_rows is not tagger.combined_rows_py
     assert depth.cuts is not depth.cuts_py
     assert weight_table.bag_rows is not weight_table.bag_rows_py
     assert boosters.predict is not boosters.predict_py
@@ -259,6 +261,46 @@ def test_the_viterbi_twin_finds_the_labels_the_scan_finds():
         else:
             scores, transition = 5 * rng.normal(size=(n, labels)), rng.normal(size=(labels, labels))
         assert chain.viterbi(scores, transition) == chain.viterbi_py(scores, transition)
+
+
+@needs_compiled
+def test_the_tagger_twins_fill_the_rows_the_pure_functions_fill(monkeypatch):
+    # The sample's pages scored by the general model through the twins and
+    # through the pure functions, each from a fresh tagger: its first
+    # pages meet labels and pairs the table has no rows for yet.
+    pages = [read_page(read_input(str(p)), load_config("general")) for p in SAMPLE[:12]]
+    scored = []
+    for pure in (False, True):
+        if pure:
+            monkeypatch.setattr(tagger, "static_rows", tagger.static_rows_py)
+            monkeypatch.setattr(tagger, "combined_rows", tagger.combined_rows_py)
+        cleaner = Cleaner("general")
+        columns = [features.columns(page, cleaner.config, cleaner.lm, cleaner.selected)
+                   for page in pages if page.blocks]
+        scored.append([cleaner.model.column_scores(c).tobytes() for c in columns * 2])
+    assert scored[0] == scored[1]
+
+
+@needs_compiled
+def test_the_combinations_twin_leaves_the_same_columns_to_the_caller():
+    # One to five blocks, two features of 2 and 3 values, the pairs' rows with
+    # gaps (-1): a combination whose pairs all have rows is filled, one
+    # with a gap is left, as the pure function leaves it.
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        n, reach = int(rng.integers(1, 6)), 1
+        padded = np.zeros((n + 2 * reach, 2), np.intp, order="F")
+        padded[reach:reach + n, 0] = rng.integers(0, 2, n)
+        padded[reach:reach + n, 1] = rng.integers(0, 3, n)
+        static = {"a": (0, 2), "b": (1, 3)}
+        known = [(j, (("a", offset), ("b", 0)), np.where(rng.random(6) < 0.2, -1,
+                                                          rng.integers(1, 9, 6)).astype(np.intp))
+                 for j, offset in enumerate((-1, 0, 1))]
+        made, reference = (np.full((n, 3), -7, np.intp, order="F") for _ in range(2))
+        unmet = tagger.combined_rows(made, known, static, padded, reach)
+        assert unmet == tagger.combined_rows_py(reference, known, static, padded, reach)
+        kept = [j for j in range(3) if j not in unmet]
+        assert np.array_equal(made[:, kept], reference[:, kept])
 
 
 @needs_compiled

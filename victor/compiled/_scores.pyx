@@ -1,15 +1,23 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""summed (victor/crf/tagger.py) compiled: each block's weight vectors
-added up in C, block by block, where the pure function gathers an
-n x columns array a label. The columns are added in the order numpy adds
-them, first to last where a page has two blocks or more, so the scores
-are the pure function's to the bit (tests/test_compiled.py)."""
+"""summed, static_rows and combined_rows (victor/crf/tagger.py) compiled.
+summed: each label's weights added up in C, column after column, where
+the pure function gathers an n x columns array a label; the columns are
+added in the order numpy adds them, first to last where a page has two
+blocks or more, so the scores are the pure function's to the bit.
+static_rows and combined_rows: the rows of a page's numeric columns and
+of their combinations copied in one loop, where the pure functions make a
+few numpy calls a column. tests/test_compiled.py holds each twin to its
+pure function."""
 
 import numpy as np
 
+from cpython.buffer cimport PyBUF_ANY_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
 from libc.stdint cimport uintptr_t
 
-from victor.crf.tagger import summed_py
+from victor.crf.tagger import combined_rows_py, static_rows_py, summed_py
+
+cdef enum:
+    TERMS = 8  # features a combination may join for this loop; more go to the pure function
 
 
 def summed(weights, rows, Py_ssize_t labels):
@@ -28,19 +36,123 @@ def summed(weights, rows, Py_ssize_t labels):
         return out
     # The arrays' memory read through their strides (in bytes), as
     # numpy's own loops do: the table is label-major, the rows column-major.
+    # Label by label and column by column, as the pure function goes: one
+    # label's weights are one run of memory, and a column's rows another.
     cdef const char *w = <const char *> <uintptr_t> weights.ctypes.data
     cdef const char *r = <const char *> <uintptr_t> rows.ctypes.data
     cdef double *o = <double *> <uintptr_t> out.ctypes.data
     cdef Py_ssize_t w0 = weights.strides[0], w1 = weights.strides[1]
     cdef Py_ssize_t r0 = rows.strides[0], r1 = rows.strides[1]
-    cdef double *at
-    for i in range(n):
-        at = o + i * labels
-        k = (<const Py_ssize_t *> (r + i * r0))[0]
-        for label in range(labels):
-            at[label] = (<const double *> (w + k * w0 + label * w1))[0]
+    cdef const char *weight
+    cdef const char *column
+    for label in range(labels):
+        weight = w + label * w1
+        column = r
+        for i in range(n):
+            k = (<const Py_ssize_t *> (column + i * r0))[0]
+            o[i * labels + label] = (<const double *> (weight + k * w0))[0]
         for j in range(1, columns):
-            k = (<const Py_ssize_t *> (r + i * r0 + j * r1))[0]
-            for label in range(labels):
-                at[label] += (<const double *> (w + k * w0 + label * w1))[0]
+            column = r + j * r1
+            for i in range(n):
+                k = (<const Py_ssize_t *> (column + i * r0))[0]
+                o[i * labels + label] += (<const double *> (weight + k * w0))[0]
     return out
+
+
+def static_rows(rows, list js, list ids, list features, list starts, padded):
+    # Both arrays column-major and of numpy's index type, as the tagger
+    # makes them; others go to the pure function.
+    if (rows.dtype != np.intp or padded.dtype != np.intp or rows.ndim != 2 or padded.ndim != 2
+            or not rows.flags.f_contiguous or not padded.flags.f_contiguous
+            or not rows.flags.writeable):
+        return static_rows_py(rows, js, ids, features, starts, padded)
+    cdef Py_ssize_t n = rows.shape[0], height = padded.shape[0], width = padded.shape[1]
+    cdef Py_ssize_t k, b, code, size, start, i
+    cdef Py_ssize_t *r = <Py_ssize_t *> <uintptr_t> rows.ctypes.data
+    cdef const Py_ssize_t *p = <const Py_ssize_t *> <uintptr_t> padded.ctypes.data
+    cdef Py_ssize_t *out
+    cdef const Py_ssize_t *src
+    cdef const Py_ssize_t *table
+    cdef Py_buffer view
+    for k in range(len(js)):
+        start, i = starts[k], features[k]
+        if not 0 <= i < width or not 0 <= start <= height - n:
+            raise IndexError(f"column {i} from row {start}: outside the padded numbers")
+        # A table's memory through the buffer protocol: a table a column,
+        # where numpy's ctypes attribute costs a microsecond each.
+        PyObject_GetBuffer(ids[k], &view, PyBUF_ANY_CONTIGUOUS | PyBUF_FORMAT)
+        try:
+            if (view.ndim != 1 or view.itemsize != sizeof(Py_ssize_t) or view.format == NULL
+                    or view.format[0] not in b"lqn" or view.format[1] != 0):
+                static_rows_py(rows, [js[k]], [ids[k]], [i], [start], padded)
+                continue
+            table = <const Py_ssize_t *> view.buf
+            size = view.shape[0]
+            out = r + <Py_ssize_t> js[k] * n
+            src = p + i * height + start
+            for b in range(n):
+                code = src[b]
+                if code < 0 or code >= size:
+                    raise IndexError(f"number {code} of a table of {size} rows")
+                out[b] = table[code]
+        finally:
+            PyBuffer_Release(&view)
+
+
+def combined_rows(rows, list known, dict static, padded, Py_ssize_t reach):
+    if (rows.dtype != np.intp or padded.dtype != np.intp or rows.ndim != 2 or padded.ndim != 2
+            or not rows.flags.f_contiguous or not padded.flags.f_contiguous
+            or not rows.flags.writeable):
+        return combined_rows_py(rows, known, static, padded, reach)
+    cdef Py_ssize_t n = rows.shape[0], height = padded.shape[0], width = padded.shape[1]
+    cdef Py_ssize_t b, t, count, at, size, found, i, start
+    cdef Py_ssize_t *r = <Py_ssize_t *> <uintptr_t> rows.ctypes.data
+    cdef const Py_ssize_t *p = <const Py_ssize_t *> <uintptr_t> padded.ctypes.data
+    cdef const Py_ssize_t *column[TERMS]
+    cdef Py_ssize_t sizes[TERMS]
+    cdef Py_ssize_t *out
+    cdef const Py_ssize_t *table
+    cdef Py_buffer view
+    cdef bint whole
+    cdef list unmet = []
+    cdef tuple terms
+    for j, terms, ids in known:
+        count = len(terms)
+        if count > TERMS:
+            unmet.extend(combined_rows_py(rows, [(j, terms, ids)], static, padded, reach))
+            continue
+        for t in range(count):
+            name, offset = terms[t]
+            i, sizes[t] = static[name]
+            start = reach + offset
+            if not 0 <= i < width or not 0 <= start <= height - n:
+                raise IndexError(f"column {i} from row {start}: outside the padded numbers")
+            column[t] = p + i * height + start
+        PyObject_GetBuffer(ids, &view, PyBUF_ANY_CONTIGUOUS | PyBUF_FORMAT)
+        try:
+            if (view.ndim != 1 or view.itemsize != sizeof(Py_ssize_t) or view.format == NULL
+                    or view.format[0] not in b"lqn" or view.format[1] != 0):
+                unmet.extend(combined_rows_py(rows, [(j, terms, ids)], static, padded, reach))
+                continue
+            table = <const Py_ssize_t *> view.buf
+            size = view.shape[0]
+            out = r + <Py_ssize_t> j * n
+            whole = True
+            for b in range(n):
+                at = 0
+                for t in range(count):  # np.ravel_multi_index's number, the last term fastest
+                    if not 0 <= column[t][b] < sizes[t]:
+                        raise ValueError(f"number {column[t][b]} of {sizes[t]} values")
+                    at = at * sizes[t] + column[t][b]
+                if at >= size:
+                    raise IndexError(f"combination {at} of a table of {size}")
+                found = table[at]
+                if found < 0:
+                    whole = False
+                    break
+                out[b] = found
+            if not whole:
+                unmet.append(j)
+        finally:
+            PyBuffer_Release(&view)
+    return unmet

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import threading
 from operator import getitem, itemgetter
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
@@ -127,7 +127,6 @@ class Tagger:
         layout = self.expander.layout(frozenset(columns.names))
         reach = self.template.reach
         numbered = {}
-        static = set()
         # Every numeric feature's numbers at once, each column padded with
         # 0 for `reach` blocks beyond either end (each block's number among
         # the feature's labels, shifted past None's 0): a numpy call a page instead of a few a feature.
@@ -138,6 +137,7 @@ class Tagger:
             padded[reach:reach + n] += 1 - np.array([lo for lo, _ in spans], np.intp)
         labels = columns.labels.tolist()
         feature = {name: i for i, name in enumerate(columns.numeric)}
+        static = {}
         for name in layout.names:
             i = feature.get(name)
             if i is None:
@@ -145,14 +145,18 @@ class Tagger:
             else:
                 lo, hi = spans[i]
                 numbered[name] = ([None, *labels[lo:hi]], padded[:, i])
-                static.add(name)
+                static[name] = (i, hi - lo + 1)
         with self._lock:
-            return self._sum(layout, numbered, n, static)
+            return self._sum(layout, numbered, n, static, padded)
 
     def _sum(self, layout: Layout, numbered: dict[str, tuple[list, np.ndarray]],
-             n: int, static: set[str] | frozenset[str] = frozenset()) -> np.ndarray:
+             n: int, static: Mapping[str, tuple[int, int]] | None = None,
+             padded: np.ndarray | None = None) -> np.ndarray:
         """The scores of a page whose features are `numbered` (_number);
-        the `static` ones are numbered by all their labels (column_scores)."""
+        the `static` ones are numbered by all their labels, each a column
+        of `padded`, by name its column and its number of values, None's
+        included (column_scores)."""
+        static = static or {}
         table = self.table
         if len(table) >= _TABLE_LIMIT:
             table.clear()
@@ -164,32 +168,52 @@ class Tagger:
         # is widened again by each label's gather below.
         rows = np.empty((n, columns), np.intp, order="F")
         split: dict[str, list[str]] = {}  # the page's bags' items, for every column
+        # The static columns whose rows are known, filled at once below.
+        js, tables, features, starts = [], [], [], []
         for j, (name, offset, memo) in enumerate(layout.singles):
-            values, codes = numbered[name]
             column = (name, offset)
             ids = coded_rows.get(column) if name in static else None
-            if ids is None:
-                # Most values were met on earlier pages: looked up all at
-                # once, the others (None) found or made one by one.
-                found = list(map(table.known(column).get, values))
-                if None in found:
-                    bags = []
-                    for p, k in enumerate(found):
-                        if k is None:
-                            v = values[p]
-                            if _is_bag(v):
-                                bags.append(p)
-                            else:
-                                found[p] = table.row(column, memo, v)
-                    if bags:  # summed together: a page brings many bags, most new
-                        new = table.bags(column, memo, [values[p] for p in bags], split)
-                        for p, k in zip(bags, new):
-                            found[p] = k
-                ids = np.array(found, np.intp)
-                if name in static:
-                    coded_rows[column] = ids
+            if ids is not None:
+                js.append(j)
+                tables.append(ids)
+                features.append(static[name][0])
+                starts.append(reach + offset)
+                continue
+            values, codes = numbered[name]
+            # Most values were met on earlier pages: looked up all at
+            # once, the others (None) found or made one by one.
+            found = list(map(table.known(column).get, values))
+            if None in found:
+                bags = []
+                for p, k in enumerate(found):
+                    if k is None:
+                        v = values[p]
+                        if _is_bag(v):
+                            bags.append(p)
+                        else:
+                            found[p] = table.row(column, memo, v)
+                if bags:  # summed together: a page brings many bags, most new
+                    new = table.bags(column, memo, [values[p] for p in bags], split)
+                    for p, k in zip(bags, new):
+                        found[p] = k
+            ids = np.array(found, np.intp)
+            if name in static:
+                coded_rows[column] = ids
             rows[:, j] = ids[codes[reach + offset:reach + offset + n]]
-        for j, (terms, memo) in enumerate(layout.combinations, len(layout.singles)):
+        if js:
+            static_rows(rows, js, tables, features, starts, padded)
+        # The combinations of numeric features met before (_pair_rows keeps
+        # the rows of their labels' pairs): filled at once where every pair
+        # on the page has its row; the others, and the rest, one by one.
+        first = len(layout.singles)
+        met = [(j, terms, coded_rows[terms])
+               for j, (terms, _) in enumerate(layout.combinations, first)
+               if terms in coded_rows] if padded is not None else []
+        done = {j for j, _, _ in met}.difference(
+            combined_rows(rows, met, static, padded, reach) if met else ())
+        for j, (terms, memo) in enumerate(layout.combinations, first):
+            if j in done:
+                continue
             pages = [numbered[name] for name, _ in terms]
             value_lists = [values for values, _ in pages]
             page_codes = [codes[reach + o:reach + o + n]
@@ -257,8 +281,48 @@ def summed(weights: np.ndarray, rows: np.ndarray, labels: int) -> np.ndarray:
     return scores
 
 
-summed_py = summed
+def static_rows(rows: np.ndarray, js: list[int], ids: list[np.ndarray], features: list[int],
+                starts: list[int], padded: np.ndarray) -> None:
+    """Column js[k] of `rows` set to the table rows ids[k] gives each
+    block's value of a numeric feature: its number among the feature's
+    labels, read from column features[k] of `padded` from row starts[k]
+    on (the column's offset past the padding). Once a page's numeric
+    columns have met all their labels, most of its columns are these: one
+    call for them all, not numpy's two a column."""
+    n = len(rows)
+    for j, table, i, start in zip(js, ids, features, starts):
+        rows[:, j] = table[padded[start:start + n, i]]
+
+
+def combined_rows(rows: np.ndarray, known: list[tuple[int, tuple, np.ndarray]],
+                  static: Mapping[str, tuple[int, int]], padded: np.ndarray,
+                  reach: int) -> list[int]:
+    """For each (j, terms, table) of `known`, a combination of numeric
+    features and the rows of its labels' combinations by their number as
+    np.ravel_multi_index gives it (-1 for one not met yet): column j of
+    `rows` set to each block's, where every block's has a row. Returns the
+    columns where some block's has none, left to the caller. `static`
+    gives each feature's column of `padded` and its number of values."""
+    n = len(rows)
+    unmet = []
+    for j, terms, table in known:
+        at = np.ravel_multi_index(
+            [padded[reach + offset:reach + offset + n, static[name][0]] for name, offset in terms],
+            [static[name][1] for name, _ in terms])
+        ids = table[at]
+        if (ids < 0).any():
+            unmet.append(j)
+        else:
+            rows[:, j] = ids
+    return unmet
+
+
+# The three compiled (victor/compiled/_scores.pyx) where they were built;
+# the functions above stay the reference and the fallback.
+summed_py, static_rows_py, combined_rows_py = summed, static_rows, combined_rows
 summed = twin(summed_py, "_scores")
+static_rows = twin(static_rows_py, "_scores")
+combined_rows = twin(combined_rows_py, "_scores")
 
 
 def _is_bag(value) -> bool:
