@@ -64,9 +64,9 @@ class WeightTable:
 
     def rows(self, column, memo: Memo, values) -> list[int]:
         """The rows of values new to `column`, none a bag, as `row` gives
-        them one by one: made all at once, as a page's new bags bring a
-        hundred new items or so, most of one attribute each, whose weight
-        vectors are copied from the model's in one numpy call."""
+        them one by one: made all at once, as a page's new bags bring many
+        new items, most of one attribute each, whose weight vectors are
+        copied from the model's in one numpy call."""
         values = list(values)
         known = self.known(column)
         rows = self.weights.rows
