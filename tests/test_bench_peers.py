@@ -72,3 +72,15 @@ def test_a_row_in_processes_cleans_every_page_in_tools_set_up_beforehand():
     assert row["pages"] == 6 and row["failures"] == []
     assert 0 < row["wall"] and row["cpu"] > 0
     assert row["worker_peak_mb"] > 0  # the cleaners are in the workers
+
+
+def test_each_round_shows_its_fastest_pass_and_its_first():
+    # Victor measured in this process on three pages, as a round's row; a
+    # row the round skipped shows as a dash.
+    opts = argparse.Namespace(data=[str(WCXB)], sample=3, repeat=2, min_seconds=0.0,
+                              config="general", model=None)
+    row = speed.measure("victor-text", opts)
+    assert row["first"] >= row["wall"] > 0
+    line = speed.each_round({"victor-text": [row, {"row": "victor-text", "skipped": "skipped"}]})
+    assert line == ("pages/s of each round, fastest pass (first pass): victor-text "
+                    f"{3 / row['wall']:.1f} ({3 / row['first']:.1f}) -")
