@@ -77,15 +77,12 @@ def _within(above: tuple[Element | None, Element | None, str],
     """An element's answers from its parent's (`above`)."""
     unit, inner_list, section = above
     tag = el.tag
-    if unit is None and (tag == "pre" or tag == "table" and is_data_table(el)):
-        unit = el
-    elif tag not in _LISTS and (section or tag not in _SECTION_BOXES or not el.attrs):
+    opens_unit = unit is None and (tag == "pre" or tag == "table" and is_data_table(el))
+    opens_list = tag in _LISTS
+    names = not section and tag in _SECTION_BOXES and el.attrs and _section(el.attrs)
+    if not (opens_unit or opens_list or names):
         return above  # most elements change nothing: no new tuple
-    if tag in _LISTS:
-        inner_list = el
-    if not section and tag in _SECTION_BOXES and el.attrs:
-        section = _section(el.attrs)
-    return unit, inner_list, section
+    return el if opens_unit else unit, el if opens_list else inner_list, names or section
 
 
 # Readers' sections: a box of these tags whose id or one of whose classes
