@@ -59,15 +59,37 @@ def summed(weights, rows, Py_ssize_t labels):
     return out
 
 
+cdef bint _index_arrays(rows, padded):
+    """Whether `rows` and `padded` are as the tagger makes them: column-major
+    arrays of numpy's index type, `rows` writeable. Others go to the pure
+    functions."""
+    return (rows.dtype == np.intp and padded.dtype == np.intp and rows.ndim == 2
+            and padded.ndim == 2 and rows.flags.f_contiguous and padded.flags.f_contiguous
+            and rows.flags.writeable)
+
+
+cdef const Py_ssize_t *_column(const Py_ssize_t *padded, Py_ssize_t height, Py_ssize_t width,
+                               Py_ssize_t i, Py_ssize_t start, Py_ssize_t n) except NULL:
+    """Column i of the padded numbers (height x width, column-major), from
+    row `start` on, for n blocks."""
+    if not 0 <= i < width or not 0 <= start <= height - n:
+        raise IndexError(f"column {i} from row {start}: outside the padded numbers")
+    return padded + i * height + start
+
+
+cdef bint _index_table(Py_buffer *view):
+    """Whether a table's buffer is one run of numpy's index type. A table's
+    memory is read through the buffer protocol: there is a table a column,
+    and numpy's ctypes attribute costs a microsecond each."""
+    return (view.ndim == 1 and view.itemsize == sizeof(Py_ssize_t) and view.format != NULL
+            and view.format[0] in b"lqn" and view.format[1] == 0)
+
+
 def static_rows(rows, list js, list ids, list features, list starts, padded):
-    # Both arrays column-major and of numpy's index type, as the tagger
-    # makes them; others go to the pure function.
-    if (rows.dtype != np.intp or padded.dtype != np.intp or rows.ndim != 2 or padded.ndim != 2
-            or not rows.flags.f_contiguous or not padded.flags.f_contiguous
-            or not rows.flags.writeable):
+    if not _index_arrays(rows, padded):
         return static_rows_py(rows, js, ids, features, starts, padded)
     cdef Py_ssize_t n = rows.shape[0], height = padded.shape[0], width = padded.shape[1]
-    cdef Py_ssize_t k, b, code, size, start, i
+    cdef Py_ssize_t k, b, code, size
     cdef Py_ssize_t *r = <Py_ssize_t *> <uintptr_t> rows.ctypes.data
     cdef const Py_ssize_t *p = <const Py_ssize_t *> <uintptr_t> padded.ctypes.data
     cdef Py_ssize_t *out
@@ -75,21 +97,15 @@ def static_rows(rows, list js, list ids, list features, list starts, padded):
     cdef const Py_ssize_t *table
     cdef Py_buffer view
     for k in range(len(js)):
-        start, i = starts[k], features[k]
-        if not 0 <= i < width or not 0 <= start <= height - n:
-            raise IndexError(f"column {i} from row {start}: outside the padded numbers")
-        # A table's memory through the buffer protocol: a table a column,
-        # where numpy's ctypes attribute costs a microsecond each.
+        src = _column(p, height, width, features[k], starts[k], n)
         PyObject_GetBuffer(ids[k], &view, PyBUF_ANY_CONTIGUOUS | PyBUF_FORMAT)
         try:
-            if (view.ndim != 1 or view.itemsize != sizeof(Py_ssize_t) or view.format == NULL
-                    or view.format[0] not in b"lqn" or view.format[1] != 0):
-                static_rows_py(rows, [js[k]], [ids[k]], [i], [start], padded)
+            if not _index_table(&view):
+                static_rows_py(rows, [js[k]], [ids[k]], [features[k]], [starts[k]], padded)
                 continue
             table = <const Py_ssize_t *> view.buf
             size = view.shape[0]
             out = r + <Py_ssize_t> js[k] * n
-            src = p + i * height + start
             for b in range(n):
                 code = src[b]
                 if code < 0 or code >= size:
@@ -100,12 +116,10 @@ def static_rows(rows, list js, list ids, list features, list starts, padded):
 
 
 def combined_rows(rows, list known, dict static, padded, Py_ssize_t reach):
-    if (rows.dtype != np.intp or padded.dtype != np.intp or rows.ndim != 2 or padded.ndim != 2
-            or not rows.flags.f_contiguous or not padded.flags.f_contiguous
-            or not rows.flags.writeable):
+    if not _index_arrays(rows, padded):
         return combined_rows_py(rows, known, static, padded, reach)
     cdef Py_ssize_t n = rows.shape[0], height = padded.shape[0], width = padded.shape[1]
-    cdef Py_ssize_t b, t, count, at, size, found, i, start
+    cdef Py_ssize_t b, t, count, at, size, found, i
     cdef Py_ssize_t *r = <Py_ssize_t *> <uintptr_t> rows.ctypes.data
     cdef const Py_ssize_t *p = <const Py_ssize_t *> <uintptr_t> padded.ctypes.data
     cdef const Py_ssize_t *column[TERMS]
@@ -124,14 +138,10 @@ def combined_rows(rows, list known, dict static, padded, Py_ssize_t reach):
         for t in range(count):
             name, offset = terms[t]
             i, sizes[t] = static[name]
-            start = reach + offset
-            if not 0 <= i < width or not 0 <= start <= height - n:
-                raise IndexError(f"column {i} from row {start}: outside the padded numbers")
-            column[t] = p + i * height + start
+            column[t] = _column(p, height, width, i, reach + offset, n)
         PyObject_GetBuffer(ids, &view, PyBUF_ANY_CONTIGUOUS | PyBUF_FORMAT)
         try:
-            if (view.ndim != 1 or view.itemsize != sizeof(Py_ssize_t) or view.format == NULL
-                    or view.format[0] not in b"lqn" or view.format[1] != 0):
+            if not _index_table(&view):
                 unmet.extend(combined_rows_py(rows, [(j, terms, ids)], static, padded, reach))
                 continue
             table = <const Py_ssize_t *> view.buf
