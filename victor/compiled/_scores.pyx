@@ -80,7 +80,7 @@ cdef const Py_ssize_t *_column(const Py_ssize_t *padded, Py_ssize_t height, Py_s
 cdef bint _index_table(Py_buffer *view):
     """Whether a table's buffer is one run of numpy's index type. A table's
     memory is read through the buffer protocol: there is a table a column,
-    and numpy's ctypes attribute costs a microsecond each."""
+    and numpy's ctypes attribute costs many times more a call."""
     return (view.ndim == 1 and view.itemsize == sizeof(Py_ssize_t) and view.format != NULL
             and view.format[0] in b"lqn" and view.format[1] == 0)
 
