@@ -1,0 +1,158 @@
+"""Where a page's time goes: Victor's stages timed one by one while the
+cleaner runs as it always does, on the first pass over the pages and on
+the fastest of the others.
+
+Issue 62's target (2.5 times trafilatura's pace) asks which stages a new
+design must take over; `benchmarks.speed` times the whole cleaner beside
+its peers, not its parts. Here each stage's entry point (the function the
+cleaner calls, named in STAGES) is wrapped with a clock for the run, and
+a stage's time is its own: a stage called from inside another (the second
+pass's trees from the decision, the CRF's marginals from whichever asks
+first) is taken out of the caller's. What no stage holds (the cleaner's
+own glue, the result, freeing the previous page) is "the rest". Process
+time, so that a busy neighbour weighs less; the shares are the figures to
+trust on a shared machine.
+
+    python3 -m benchmarks.stages --data ../shared/data/wcxb-dev --sample 200
+    VICTOR_NO_EXTENSIONS=1 python3 -m benchmarks.stages --data ../shared/data/wcxb-dev --sample 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import wraps
+from typing import Callable, Iterator
+
+from benchmarks.common import CLEANEVAL, page_files, table
+
+# Each stage: its name, and the functions that are it, as "module:attribute"
+# (a class's method as "module:Class.method"), patched where the cleaner
+# looks them up.
+STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("decode and parse", ("victor.reading.page:parse",)),
+    ("preclean", ("victor.reading.page:preclean",)),
+    ("split into blocks", ("victor.reading.page:split_blocks",)),
+    ("what is unseen", ("victor.reading.page:hidden_classes", "victor.reading.page:unseen_blocks")),
+    ("features", ("victor.features:columns",)),
+    ("CRF scores", ("victor.crf.model:Model.column_scores",)),
+    ("CRF labels", ("victor.crf.model:Model.best_labels",)),
+    ("CRF marginals", ("victor.crf.model:Model.marginals",)),
+    ("page type", ("victor.page_type:type_probabilities", "victor.second_pass:page_paths")),
+    ("layout", ("victor.decoding:layout",)),
+    ("second pass", ("victor.second_pass:probabilities",)),
+    ("decision", ("victor.decoding:decide",)),
+    ("kept tree", ("victor.output:kept_tree",)),
+    ("rendering", ("victor.output:text", "victor.output:markdown")),
+)
+REST = "the rest"
+
+
+@dataclass
+class Clock:
+    """Each stage's own seconds this pass; `running` holds the stages now
+    open, innermost last, with the time their callees took."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+    running: list[list[float]] = field(default_factory=list)
+
+    def timed(self, stage: str, function: Callable) -> Callable:
+        @wraps(function)
+        def run(*args, **kwargs):
+            inner = [0.0]  # seconds of the stages called inside this one
+            self.running.append(inner)
+            start = time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent = time.process_time() - start
+                self.running.pop()
+                self.seconds[stage] = self.seconds.get(stage, 0.0) + spent - inner[0]
+                if self.running:
+                    self.running[-1][0] += spent
+        return run
+
+
+@contextmanager
+def clocked(clock: Clock) -> Iterator[None]:
+    """The STAGES' functions wrapped with `clock` while inside, and put
+    back as they were after."""
+    undo = []
+    try:
+        for stage, places in STAGES:
+            for place in places:
+                module_name, _, path = place.partition(":")
+                owner = importlib.import_module(module_name)
+                *classes, name = path.split(".")
+                for c in classes:
+                    owner = getattr(owner, c)
+                original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
+                setattr(owner, name, clock.timed(stage, original))
+                undo.append((owner, name, original))
+        yield
+    finally:
+        for owner, name, original in reversed(undo):
+            setattr(owner, name, original)
+
+
+def measure(datas: list[bytes], fmt: str, passes: int, config: str | None = None) -> list[dict[str, float]]:
+    """Each pass's seconds by stage (REST included) over `datas`, the
+    first pass first. The cleaner is set up and cleans the first page once
+    before the clock starts, as benchmarks.speed does."""
+    from victor.cleaner import Cleaner
+
+    cleaner = Cleaner(config)
+    cleaner.clean(datas[0]).render(fmt)
+    out = []
+    clock = Clock()
+    with clocked(clock):
+        for _ in range(passes):
+            clock.seconds = {}
+            start = time.process_time()
+            for data in datas:
+                cleaner.clean(data).render(fmt)
+            total = time.process_time() - start
+            clock.seconds[REST] = total - sum(clock.seconds.values())
+            out.append(clock.seconds)
+    return out
+
+
+def report(passes: list[dict[str, float]], pages: int) -> str:
+    """ms a page of each stage, first pass and fastest pass (by its
+    total), with the fastest pass's shares."""
+    first = passes[0]
+    best = min(passes[1:] or passes, key=lambda p: sum(p.values()))
+    total = sum(best.values())
+    names = [s for s, _ in STAGES if s in first or s in best] + [REST]
+    rows = [[s, 1000 * first.get(s, 0.0) / pages, 1000 * best.get(s, 0.0) / pages,
+             f"{100 * best.get(s, 0.0) / total:.1f}%"] for s in names]
+    rows.append(["all", 1000 * sum(first.values()) / pages, 1000 * total / pages, "100%"])
+    return table(["stage", "first pass, ms a page", "fastest pass, ms a page", "share"], rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from victor.batch.inputs import read_input
+    from victor.compiled import path
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", action="append", help=f"page folders (default {CLEANEVAL})")
+    ap.add_argument("--sample", type=int, help="a seeded sample of this many pages a folder")
+    ap.add_argument("--passes", type=int, default=4, help="passes over the pages (default 4)")
+    ap.add_argument("--format", default="text", choices=("text", "markdown"))
+    ap.add_argument("--config", help="the cleaner's config (default the default one)")
+    opts = ap.parse_args(argv)
+    if opts.passes < 1:
+        ap.error("--passes: at least 1")
+    datas = [read_input(str(f)) for f in page_files(opts.data or [CLEANEVAL], opts.sample)]
+    passes = measure(datas, opts.format, opts.passes, opts.config)
+    print(f"{len(datas)} pages, {opts.format}, {path()}; process time")
+    print(report(passes, len(datas)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
