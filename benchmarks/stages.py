@@ -77,6 +77,18 @@ class Clock:
         return run
 
 
+def located(place: str) -> tuple[object, str, Callable]:
+    """A place of STAGES ("module:attribute", "module:Class.method") as
+    the object that holds the function, its name there, and the function
+    it holds now (a method as the class holds it, not bound)."""
+    module_name, _, path = place.partition(":")
+    owner = importlib.import_module(module_name)
+    *classes, name = path.split(".")
+    for c in classes:
+        owner = getattr(owner, c)
+    return owner, name, owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
+
+
 @contextmanager
 def clocked(clock: Clock) -> Iterator[None]:
     """The STAGES' functions wrapped with `clock` while inside, and put
@@ -85,12 +97,7 @@ def clocked(clock: Clock) -> Iterator[None]:
     try:
         for stage, places in STAGES:
             for place in places:
-                module_name, _, path = place.partition(":")
-                owner = importlib.import_module(module_name)
-                *classes, name = path.split(".")
-                for c in classes:
-                    owner = getattr(owner, c)
-                original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
+                owner, name, original = located(place)
                 setattr(owner, name, clock.timed(stage, original))
                 undo.append((owner, name, original))
         yield

@@ -3,7 +3,6 @@ always does, and the cleaner left as it was found."""
 
 from __future__ import annotations
 
-import importlib
 import time
 
 import pytest
@@ -19,16 +18,7 @@ def _pages() -> list[bytes]:
 
 def _places() -> dict[str, object]:
     """What each of STAGES' places holds now."""
-    found = {}
-    for _, places in stages.STAGES:
-        for place in places:
-            module_name, _, path = place.partition(":")
-            owner = importlib.import_module(module_name)
-            *classes, name = path.split(".")
-            for c in classes:
-                owner = getattr(owner, c)
-            found[place] = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
-    return found
+    return {place: stages.located(place)[2] for _, places in stages.STAGES for place in places}
 
 
 def test_every_stage_of_the_default_cleaner_is_timed_and_little_is_left_to_the_rest():
