@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import wraps
 from typing import Callable, Iterator
 
-from benchmarks.common import CLEANEVAL, page_files, table
+from benchmarks.common import CLEANEVAL, load_pages, table
 
 # Each stage: its name, and the functions that are it, as "module:attribute"
 # (a class's method as "module:Class.method"), patched where the cleaner
@@ -155,7 +155,6 @@ def report(passes: list[dict[str, float]], pages: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from victor.batch.inputs import read_input
     from victor.compiled import path
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
@@ -168,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     opts = ap.parse_args(argv)
     if opts.passes < 1:
         ap.error("--passes: at least 1")
-    datas = [read_input(str(f)) for f in page_files(opts.data or [CLEANEVAL], opts.sample)]
+    datas = [page.data for page in load_pages(opts.data or [CLEANEVAL], opts.sample)]
     passes, refused = measure(datas, opts.format, opts.passes, opts.config)
     print(f"{len(datas)} pages ({refused} refused), {opts.format}, {path()}; process time")
     print(report(passes, len(datas)))
